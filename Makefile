@@ -1,0 +1,25 @@
+# Two entry points for a fresh machine: `make demo` and `make test`. Both install what is missing.
+SHELL := /bin/bash
+VENV := $(CURDIR)/.venv
+export PATH := $(VENV)/bin:$(PATH)
+PYTEST_ARGS ?=
+
+.PHONY: deps demo test test-slow bench-link clean
+
+deps:
+	@bash scripts/install-deps.sh
+
+demo: deps
+	@bash samples/demo.sh
+
+test: deps
+	$(VENV)/bin/python -m pytest -n 2 $(PYTEST_ARGS)
+
+test-slow: deps
+	$(VENV)/bin/python -m pytest -m slow $(PYTEST_ARGS)
+
+bench-link: deps
+	$(VENV)/bin/python benchmarks/link_time.py
+
+clean:
+	rm -rf build samples/*/out .pytest_cache

@@ -1,0 +1,1 @@
+"""The link pipeline of ld.gradlink: options, inputs, symbol resolution, LTO, native link."""
