@@ -1,0 +1,111 @@
+"""One link, stage by stage (docs/architecture.md draws the same picture)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import llvmlite.binding as llvm
+
+from fatlib.elf import Symbol
+from lto import codegen, exports, merge, native, optimize, pic, target
+from lto.diag import LinkError, Log
+from lto.inputs import load_inputs
+from lto.options import LinkOptions
+from lto.resolve import Resolver
+
+
+def check_output_path(path: str) -> None:
+    """Fail before any work when the output cannot be written, as ld does."""
+    p = Path(path)
+    if p.is_dir():
+        raise LinkError(f"cannot open output file {path}: Is a directory")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise LinkError(f"cannot open output file {path}: No such file or directory")
+    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise LinkError(f"cannot open output file {path}: Permission denied")
+
+
+def link(opts: LinkOptions) -> int:
+    log = Log(opts.verbose)
+    check_output_path(opts.output)
+    with log.stage("inputs"):
+        inputs = load_inputs(opts)
+    with log.stage("resolve"):
+        resolver = Resolver(log)
+        resolver.require(opts.undefined + ([opts.entry] if opts.entry else []))
+        res = resolver.run(inputs.sequence())
+    log.note(f"LTO unit: {len(res.bitcode)} bitcode module(s); "
+             f"{len(res.native)} native object(s), {len(res.shared)} shared object(s)")
+    for unit in res.bitcode:
+        log.note(f"  bitcode {unit.display}")
+
+    with tempfile.TemporaryDirectory(prefix="gradlink-") as tmp:
+        lto_object = None
+        if res.bitcode and not opts.relocatable:
+            lto_object = os.path.join(tmp, "gradlink-lto.o")
+            Path(lto_object).write_bytes(_lto(opts, res, log))
+        elif res.bitcode:
+            raise LinkError("-r (relocatable output) with bitcode inputs is not supported")
+        with log.stage("native link"):
+            args = native.native_args(opts, inputs, lto_object, tmp)
+            log.note("native link: " + " ".join([native.find_lld(), *args]))
+            code = native.run_native(args, lto_object)
+    log.note(f"total: {(sum(log.times.values())) * 1000:.1f} ms")
+    return code
+
+
+def _lto(opts: LinkOptions, res, log: Log) -> bytes:  # type: ignore[no-untyped-def]
+    bitcode_defs: dict[str, Symbol] = {}
+    for unit in res.bitcode:
+        for sym in unit.symbols:
+            if sym.defined:
+                bitcode_defs.setdefault(sym.name, sym)
+    keep = exports.external_names(opts, res.visible_outside, bitcode_defs)
+    with log.stage("merge"):
+        module = merge.merge(res.bitcode)
+        codegen.verify(module, "merged module")
+    save = _saver(opts.save_temps)
+    save("merged.bc", module)
+    pic_output = opts.shared or opts.pie
+    tm = target.target_machine(module, opts.opt_level, pic_output, opts.mcpu)
+    with log.stage("internalize"):
+        merge.internalize(module, keep, optimize.pass_builder(tm, opts.opt_level))
+        log.note(f"kept {len(keep)} external definition(s) of {len(bitcode_defs)}")
+        if opts.shared:
+            module = pic.drop_dso_local(module)
+    with log.stage(f"optimize O{opts.opt_level}"):
+        optimize.optimize(module, tm, opts.opt_level)
+        codegen.verify(module, "optimized module")
+    save("optimized.ll", module)
+    with log.stage("codegen"):
+        obj = codegen.emit_object(module, tm)
+    save("lto.o", obj)
+    return obj
+
+
+def _saver(folder: str | None):  # type: ignore[no-untyped-def]
+    def save(name: str, what: llvm.ModuleRef | bytes) -> None:
+        if folder is None:
+            return
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, name)
+        if isinstance(what, bytes):
+            Path(path).write_bytes(what)
+        elif name.endswith(".bc"):
+            Path(path).write_bytes(what.as_bitcode())
+        else:
+            Path(path).write_text(str(what))
+    return save
+
+
+def remove_output(path: str) -> None:
+    """No partial output: a failed link leaves no file behind, even one from an earlier link."""
+    try:
+        if os.path.isfile(path) or os.path.islink(path):
+            os.unlink(path)
+    except OSError:
+        pass
+
