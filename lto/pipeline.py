@@ -9,7 +9,7 @@ from pathlib import Path
 import llvmlite.binding as llvm
 
 from fatlib.elf import Symbol
-from lto import codegen, exports, merge, native, optimize, pic, target
+from lto import codegen, ctors, exports, merge, native, optimize, pic, target
 from lto.diag import LinkError, Log
 from lto.inputs import load_inputs
 from lto.options import LinkOptions
@@ -81,6 +81,7 @@ def _lto(opts: LinkOptions, res, log: Log) -> bytes:  # type: ignore[no-untyped-
         codegen.verify(module, "optimized module")
     save("optimized.ll", module)
     with log.stage("codegen"):
+        module = ctors.lower_to_init_array(module)
         obj = codegen.emit_object(module, tm)
     save("lto.o", obj)
     return obj
