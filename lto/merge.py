@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 
 import llvmlite.binding as llvm
@@ -13,18 +14,61 @@ from lto.inputs import Unit
 
 def merge(units: list[Unit]) -> llvm.ModuleRef:
     """Link all units' modules into the first one, in link order."""
-    dest = units[0].take_module()
+    forced: dict[str, str] = {}
+    while True:
+        try:
+            return _merge_once(units, forced)
+        except _FlagConflict as c:
+            if c.name in forced:
+                raise LinkError(f"{c.unit}: cannot merge into the LTO unit: {c.detail}") from None
+            # LLVM's linker has already moved part of the failed module into the merged one:
+            # start again from the bitcode, with that flag made uniform in every module.
+            forced[c.name] = c.value
+
+
+class _FlagConflict(Exception):
+    def __init__(self, unit: str, name: str, value: str, detail: str) -> None:
+        super().__init__(detail)
+        self.unit, self.name, self.value, self.detail = unit, name, value, detail
+
+
+def _merge_once(units: list[Unit], forced: dict[str, str]) -> llvm.ModuleRef:
+    dest = _module(units[0], forced)
     for unit in units[1:]:
-        src = unit.take_module()
+        src = _module(unit, forced)
         if src.triple != dest.triple and _same_target(src.triple, dest.triple):
             src.triple = dest.triple        # rustc says -unknown-, clang -pc-: same target
         try:
             dest.link_in(src)
         except RuntimeError as e:
             detail = " ".join(str(e).split())
+            m = _FLAG_CONFLICT.search(detail)
+            if m and m.group(1) in _LTO_LAYOUT_FLAGS:
+                raise _FlagConflict(unit.display, m.group(1), m.group(3), detail) from None
             raise LinkError(f"{unit.display}: cannot merge into the LTO unit: {detail}") from None
     dest.name = "ld-temp.o"
     return dest
+
+
+# Module flags that only describe how a module was split for ThinLTO: a mix of -flto=thin and
+# -flto objects disagrees on them, harmlessly for a full-LTO merge.
+_LTO_LAYOUT_FLAGS = ("EnableSplitLTOUnit", "UnifiedLTO")
+_FLAG_CONFLICT = re.compile(r"linking module flags '([^']+)': IDs have conflicting values: "
+                            r"'([^']*)' from .*, and '([^']*)' from ")
+
+
+def _module(unit: Unit, forced: dict[str, str]) -> llvm.ModuleRef:
+    """The unit's module; with ``forced`` flags rewritten (through text) where it has them."""
+    mod = unit.take_module()
+    todo = {k: v for k, v in forced.items() if k.encode() in unit.data}
+    if not todo:
+        return mod
+    text = str(mod)
+    for name, value in todo.items():
+        text = re.sub(rf'(!"{re.escape(name)}", )i32 \d+\}}', rf"\g<1>{value}}}", text)
+    new = llvm.parse_assembly(text)
+    new.name = unit.display
+    return new
 
 
 def _same_target(a: str, b: str) -> bool:
