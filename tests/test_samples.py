@@ -53,12 +53,14 @@ def test_c_multi(tmp_path: Path) -> None:
     res = assert_same_behaviour(g, r)
     assert res.returncode == 0
     # spectrum.o is in libphys.a but unused; its constructor would write to stderr if linked in.
+    # integrate.o is used; its constructor must run before main.
     assert res.stderr == ""
+    assert res.stdout.startswith("integrate.o constructor: g = 9.81 m/s^2\nangle ")
     assert " 40.0    620.890   180.074   12.0111        58.8250" in res.stdout
     assert "best angle: 40.0 deg (range 620.890 m)" in res.stdout
     assert "mean range: 545.280 m, stddev: 89.558 m" in res.stdout
     assert "vacuum 45 deg: range 1467.805 m (analytic 1467.890 m)" in res.stdout
-    assert len(res.stdout.splitlines()) == 13
+    assert len(res.stdout.splitlines()) == 14
 
 
 def test_cxx(tmp_path: Path) -> None:

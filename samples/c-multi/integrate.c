@@ -1,8 +1,17 @@
 #include <math.h>
+#include <stdio.h>
 #include "phys.h"
 
-static const double G = 9.81;          /* m/s^2 */
 static const double SCALE_H = 8500.0;  /* atmospheric scale height, m */
+static double G;                       /* m/s^2, set before main by the constructor below */
+
+/* Runs before main; printing keeps the optimizer from folding it away. */
+__attribute__((constructor)) static void init_gravity(void) {
+    G = 9.81;
+    printf("integrate.o constructor: g = %.2f m/s^2\n", G);
+}
+
+double phys_gravity(void) { return G; }
 
 /* Quadratic drag whose strength falls off with altitude like exp(-y/H). */
 static vec2 accel(vec2 pos, vec2 vel, double drag) {

@@ -21,6 +21,7 @@ int main(void) {
     printf("mean range: %.3f m, stddev: %.3f m\n", stats_mean(ranges, NANGLES),
            stats_stddev(ranges, NANGLES));
     flight vac = simulate(speed, 45.0, 0.0, dt);
-    printf("vacuum 45 deg: range %.3f m (analytic %.3f m)\n", vac.range, speed * speed / 9.81);
+    printf("vacuum 45 deg: range %.3f m (analytic %.3f m)\n", vac.range,
+           speed * speed / phys_gravity());
     return 0;
 }

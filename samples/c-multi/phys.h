@@ -20,6 +20,7 @@ typedef struct {
 } flight;
 
 flight simulate(double speed, double angle_deg, double drag, double dt);
+double phys_gravity(void);  /* set by a constructor in integrate.c */
 
 /* stats.c */
 double stats_mean(const double *v, int n);
