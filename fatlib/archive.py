@@ -78,7 +78,7 @@ def read_archive(path: str | os.PathLike[str], data: bytes | None = None) -> Arc
         special = raw_name in (GNU_SYMTAB, GNU_SYMTAB64, GNU_NAMES) or raw_name in BSD_SYMTABS
         stored = size if (not thin or special) else 0
         if body_start + stored > len(data):
-            raise FormatError(f"truncated archive: member '{raw_name}' at offset {pos} needs "
+            raise FormatError(f"truncated archive: member '{raw_name.rstrip('/') or raw_name}' at offset {pos} needs "
                               f"{size} bytes, {len(data) - body_start} remain")
         body = data[body_start:body_start + stored]
         name = raw_name
