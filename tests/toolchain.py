@@ -89,3 +89,34 @@ def assert_same_behaviour(a: Path, b: Path, *args: str, input: str | None = None
         f"{a.name} and {b.name} differ:\n--- {a.name} ({ra.returncode})\n{ra.stdout}{ra.stderr}"
         f"\n--- {b.name} ({rb.returncode})\n{rb.stdout}{rb.stderr}")
     return ra
+
+
+# --- ELF inspection (used to compare what the two linkers produced) ---------------------------
+
+READELF = "llvm-readelf-22"
+NM = "llvm-nm-22"
+
+
+def dynamic_tags(path: Path) -> list[tuple[str, str]]:
+    """The dynamic section as (tag, value) pairs, e.g. ("NEEDED", "libc.so.6"), in file order."""
+    out = sh([READELF, "-d", path]).check(f"readelf -d {path.name}").stdout
+    tags = []
+    for line in out.splitlines():
+        parts = line.split(None, 2)
+        if len(parts) == 3 and parts[0].startswith("0x") and parts[1].startswith("("):
+            value = parts[2]
+            if "[" in value and value.endswith("]"):
+                value = value[value.index("[") + 1:-1]
+            tags.append((parts[1].strip("()"), value))
+    return tags
+
+
+def needed(path: Path) -> list[str]:
+    """DT_NEEDED entries in order."""
+    return [v for t, v in dynamic_tags(path) if t == "NEEDED"]
+
+
+def dynamic_symbols(path: Path) -> set[str]:
+    """Names of the defined symbols in the dynamic symbol table (with @version / @@version)."""
+    out = sh([NM, "-D", "--defined-only", "--format=just-symbols", path]).check(f"nm -D {path.name}").stdout
+    return set(out.split())
