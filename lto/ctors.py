@@ -24,10 +24,18 @@ _LIST = re.compile(
 _ENTRY = re.compile(r'\{ i32 (-?\d+), ptr ([^,]+), ptr ([^}]+?) \}')
 
 
+def _has_global(module: llvm.ModuleRef, name: str) -> bool:
+    try:
+        module.get_global_variable(name)
+    except NameError:
+        return False
+    return True
+
+
 def lower_to_init_array(module: llvm.ModuleRef) -> llvm.ModuleRef:
-    text = str(module)
-    if "@llvm.global_ctors" not in text and "@llvm.global_dtors" not in text:
+    if not (_has_global(module, "llvm.global_ctors") or _has_global(module, "llvm.global_dtors")):
         return module
+    text = str(module)
     new_text = _LIST.sub(_replacement, text)
     if "@llvm.global_ctors =" in new_text or "@llvm.global_dtors =" in new_text:
         raise LinkError("internal error: unrecognised form of llvm.global_ctors/dtors")
