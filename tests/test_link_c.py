@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from toolchain import (AR, CC, NM, Result, assert_same_behaviour, compile_c, dynamic_symbols,
-                       dynamic_tags, have, link, link_both, needed, sh)
+                       dynamic_tags, have, link, link_both, needed, run, sh)
 
 pytestmark = pytest.mark.skipif(not have(CC), reason=f"{CC} not installed")
 
@@ -355,6 +355,39 @@ def test_native_and_bitcode_objects(tmp_path):
     assert res.stdout == "r=72 counter=106 total=1001\n"
 
 
+WEAK_BITCODE_C = r"""
+#include <stdio.h>
+__attribute__((weak)) int weak_in_bitcode(void) { return 1; }   /* overridden by the native object */
+int strong_in_bitcode(void) { return 20; }                      /* overrides a weak native one */
+__attribute__((weak)) int weak_var = 5;                         /* overridden by the native object */
+int common_var;                                                 /* tentative definition (-fcommon) */
+int native_calls_strong(void);
+int main(void) {
+  common_var += 3;
+  printf("%d %d %d %d %d\n", weak_in_bitcode(), strong_in_bitcode(), weak_var, native_calls_strong(),
+         common_var);
+  return 0;
+}
+"""
+
+WEAK_NATIVE_C = r"""
+int weak_in_bitcode(void) { return 100; }
+__attribute__((weak)) int strong_in_bitcode(void) { return 2; }
+int weak_var = 50;
+int common_var;
+int native_calls_strong(void) { common_var += 1000; return strong_in_bitcode(); }
+"""
+
+
+def test_weak_and_common_symbols_native_and_bitcode(tmp_path):
+    """Strong definitions win over weak ones whichever side (bitcode or native) they are on."""
+    objs = [bc(tmp_path, "weak_bitcode.c", WEAK_BITCODE_C, "-fcommon"),
+            native(tmp_path, "weak_native.c", WEAK_NATIVE_C, "-fcommon")]
+    outs = link_each(objs, tmp_path, "weak", "-flto")
+    res = assert_same_behaviour(outs["gradlink"], outs["lld"])
+    assert res.stdout == "100 20 50 20 1003\n"
+
+
 # --- static archives ---------------------------------------------------------------------------
 
 ARITH = {
@@ -426,12 +459,49 @@ def test_archive(arith, flavour):
 
 @pytest.mark.parametrize("flavour", ["llvm-ar-bitcode", "llvm-ar-mixed"])
 def test_whole_archive(arith, flavour):
+    """--whole-archive links the unneeded members too, so their constructors run.
+
+    In the mixed archive one constructor is in a bitcode member and one in a native member: their
+    relative order is the linker's choice (lld runs the native one first, GNU ld.bfd and gold the
+    bitcode one), so only here the lines are compared as a set; test_constructor_order_native_and_bitcode
+    compares that order with lld's separately.
+    """
     d, libs, main = arith
     outs = link_each([main, "-Wl,--whole-archive", libs[flavour], "-Wl,--no-whole-archive"], d,
                      f"whole-{flavour}", "-flto")
+    res = {linker: run(exe) for linker, exe in outs.items()}
+    for linker, r in res.items():
+        assert (r.returncode, r.stderr) == (0, ""), f"{linker}: {r}"
+        assert sorted(r.stdout.splitlines()) == [
+            "UNUSED MEMBER ONE LINKED", "UNUSED MEMBER TWO LINKED", "add=5 mul=20"], f"{linker}:\n{r.stdout}"
+    if flavour == "llvm-ar-bitcode":
+        assert res["gradlink"].stdout == res["lld"].stdout
+
+
+CTOR_BITCODE_C = r"""
+#include <stdio.h>
+__attribute__((constructor)) static void bitcode_ctor(void) { puts("constructor in bitcode object"); }
+"""
+CTOR_NATIVE_C = r"""
+#include <stdio.h>
+__attribute__((constructor)) static void native_ctor(void) { puts("constructor in native object"); }
+"""
+
+
+@pytest.mark.parametrize("order", ["native-first", "bitcode-first"])
+def test_constructor_order_native_and_bitcode(tmp_path, order):
+    """Constructors of native and bitcode objects run in the same order as with lld.
+
+    (lld places the LTO-compiled code after all native inputs; GNU ld.bfd and gold place it where the
+    first bitcode file was. C and C++ leave this order unspecified.)
+    """
+    main = bc(tmp_path, "ctor_main.c", "int main(void) { return 0; }\n")
+    bitcode = bc(tmp_path, "ctor_bitcode.c", CTOR_BITCODE_C)
+    nat = native(tmp_path, "ctor_native.c", CTOR_NATIVE_C)
+    objs = [nat, main, bitcode] if order == "native-first" else [main, bitcode, nat]
+    outs = link_each(objs, tmp_path, "ctor_order", "-flto")
     res = assert_same_behaviour(outs["gradlink"], outs["lld"])
-    lines = res.stdout.splitlines()
-    assert sorted(lines) == ["UNUSED MEMBER ONE LINKED", "UNUSED MEMBER TWO LINKED", "add=5 mul=20"], res.stdout
+    assert sorted(res.stdout.splitlines()) == ["constructor in bitcode object", "constructor in native object"]
 
 
 def test_library_by_filename(arith):

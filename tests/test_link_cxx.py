@@ -90,12 +90,14 @@ def cxx_objects(request, tmp_path_factory) -> tuple[str, list[Path], Path]:
     return flavour, objs, d
 
 
-def test_cxx_program(cxx_objects):
+@pytest.mark.parametrize("mode", ["pie", "static"])
+def test_cxx_program(cxx_objects, mode):
+    """The two-TU program as a PIE and fully static (libstdc++'s unwinder in the executable)."""
     flavour, objs, d = cxx_objects
-    flags = FLAVOURS[flavour]
-    g, r = d / "prog.gradlink", d / "prog.lld"
-    link(objs, g, *flags, linker="gradlink", driver=CXX).check(f"gradlink link ({flavour})")
-    link(objs, r, *flags, linker="lld", driver=CXX).check(f"lld link ({flavour})")
+    flags = [*FLAVOURS[flavour], *(["-static"] if mode == "static" else [])]
+    g, r = d / f"prog-{mode}.gradlink", d / f"prog-{mode}.lld"
+    link(objs, g, *flags, linker="gradlink", driver=CXX).check(f"gradlink link ({flavour}, {mode})")
+    link(objs, r, *flags, linker="lld", driver=CXX).check(f"lld link ({flavour}, {mode})")
     res = assert_same_behaviour(g, r)
     assert res.returncode == 0, res.stderr
     lines = res.stdout.splitlines()
@@ -107,12 +109,13 @@ def test_cxx_program(cxx_objects):
 
 # --- shared library ---------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def cxx_shared_objects(tmp_path_factory) -> tuple[Path, Path, Path]:
-    d = tmp_path_factory.mktemp("cxx-shared")
-    lib_obj = compile_c(PROG / "shapes.cpp", d / "shapes.pic.o", "-O2", "-flto", "-fPIC", compiler=CXX)
-    main_obj = compile_c(PROG / "main.cpp", d / "main.o", "-O2", "-flto", compiler=CXX)
-    return lib_obj, main_obj, d
+@pytest.fixture(scope="module", params=list(FLAVOURS))
+def cxx_shared_objects(request, tmp_path_factory) -> tuple[list[str], Path, Path, Path]:
+    flags = FLAVOURS[request.param]
+    d = tmp_path_factory.mktemp(f"cxx-shared-{request.param}")
+    lib_obj = compile_c(PROG / "shapes.cpp", d / "shapes.pic.o", "-O2", "-fPIC", *flags, compiler=CXX)
+    main_obj = compile_c(PROG / "main.cpp", d / "main.o", "-O2", *flags, compiler=CXX)
+    return flags, lib_obj, main_obj, d
 
 
 # Symbols the executable needs from the library (exceptions' typeinfo included) and an
@@ -129,18 +132,18 @@ LIB_EXPORTS = {
 
 def test_cxx_shared_library(cxx_shared_objects):
     """libshapes.so (-shared -fPIC -flto) linked by each linker, used by an executable it links."""
-    lib_obj, main_obj, d = cxx_shared_objects
+    flags, lib_obj, main_obj, d = cxx_shared_objects
     exes = {}
     for linker in ("gradlink", "lld"):
         libdir = d / linker
         libdir.mkdir(exist_ok=True)
         lib = libdir / "libshapes.so"
-        link([lib_obj], lib, "-shared", "-flto", "-Wl,-soname,libshapes.so", linker=linker,
+        link([lib_obj], lib, "-shared", *flags, "-Wl,-soname,libshapes.so", linker=linker,
              driver=CXX).check(f"{linker} link of libshapes.so")
         missing = LIB_EXPORTS - dynamic_symbols(lib)
         assert not missing, f"{linker}: libshapes.so does not export {sorted(missing)}"
         exe = d / f"prog.{linker}"
-        link([main_obj], exe, "-flto", f"-L{libdir}", "-lshapes", f"-Wl,-rpath,{libdir}",
+        link([main_obj], exe, *flags, f"-L{libdir}", "-lshapes", f"-Wl,-rpath,{libdir}",
              linker=linker, driver=CXX).check(f"{linker} link of the executable")
         assert "libshapes.so" in needed(exe), f"{linker}: {exe.name} does not need libshapes.so"
         exes[linker] = exe
@@ -155,17 +158,17 @@ def test_cxx_shared_library(cxx_shared_objects):
 
 def test_cxx_executable_with_library_from_other_linker(cxx_shared_objects):
     """Cross check: the gradlink executable must also run against lld's library and vice versa."""
-    lib_obj, main_obj, d = cxx_shared_objects
+    flags, lib_obj, main_obj, d = cxx_shared_objects
     libs = {}
     for linker in ("gradlink", "lld"):
         libdir = d / f"cross-{linker}"
         libdir.mkdir(exist_ok=True)
-        link([lib_obj], libdir / "libshapes.so", "-shared", "-flto", "-Wl,-soname,libshapes.so",
+        link([lib_obj], libdir / "libshapes.so", "-shared", *flags, "-Wl,-soname,libshapes.so",
              linker=linker, driver=CXX).check(f"{linker} link of libshapes.so")
         libs[linker] = libdir
     for exe_linker, lib_linker in (("gradlink", "lld"), ("lld", "gradlink")):
         exe = d / f"cross.{exe_linker}-exe.{lib_linker}-lib"
-        link([main_obj], exe, "-flto", f"-L{libs[exe_linker]}", "-lshapes", linker=exe_linker,
+        link([main_obj], exe, *flags, f"-L{libs[exe_linker]}", "-lshapes", linker=exe_linker,
              driver=CXX).check(f"{exe_linker} link of the executable")
         res = run(exe, env=_env_with_library_path(libs[lib_linker]))
         assert res.returncode == 0, f"{exe.name}: {res.stderr}"
