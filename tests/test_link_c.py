@@ -70,8 +70,8 @@ def elf_info(path: Path) -> tuple[int, bool]:
 
 
 def symbols(path: Path) -> set[str]:
-    """All symbol names in the static symbol table (an empty set if stripped)."""
-    out = sh([NM, "--format=just-symbols", path]).stdout
+    """All symbol names in the static symbol table."""
+    out = sh([NM, "--format=just-symbols", path]).check(f"nm {path.name}").stdout
     return set(out.split())
 
 
@@ -240,6 +240,32 @@ def test_shared_library_from_ctypes(calc_libs, linker):
     assert {"calc_poly", "calc_mean", "calc_calls"} <= dynamic_symbols(libs[linker])
     res = python_ctypes(CTYPES_CALC, str(libs[linker])).check(f"ctypes with {linker}'s libcalc.so")
     assert res.stdout == "162 9 3.0000 3\n"
+
+
+PLUGIN_C = r"""
+int host_value(void);            /* defined in the (bitcode) executable */
+extern int host_counter;
+int plugin_run(int x) { host_counter += x; return host_value() * 2 + host_counter; }
+"""
+
+HOST_C = r"""
+#include <stdio.h>
+int host_counter = 1;
+int host_value(void) { return 21; }
+int plugin_run(int);
+int main(void) { printf("plugin_run=%d counter=%d\n", plugin_run(10), host_counter); return 0; }
+"""
+
+
+def test_shared_library_calls_back_into_executable(tmp_path):
+    """Bitcode definitions that a shared library references stay exported from the executable."""
+    shared_lib_with_lld(tmp_path, "plugin", PLUGIN_C)
+    host = bc(tmp_path, "host.c", HOST_C)
+    outs = link_each([host, f"-L{tmp_path}", "-lplugin", f"-Wl,-rpath,{tmp_path}"], tmp_path, "host", "-flto")
+    for linker, exe in outs.items():
+        assert {"host_value", "host_counter"} <= dynamic_symbols(exe), f"{linker}: not exported"
+    res = assert_same_behaviour(outs["gradlink"], outs["lld"])
+    assert res.stdout == "plugin_run=53 counter=11\n"
 
 
 VERS_C = r"""
@@ -453,6 +479,7 @@ def test_archive(arith, flavour):
     assert res.stdout == "add=5 mul=20\n"
     for linker, exe in outs.items():
         syms = symbols(exe)
+        assert "main" in syms, f"{linker}: no symbol table in {exe.name}"
         assert not {"ar_unused_one", "ar_unused_two", "announce1", "announce2"} & syms, (
             f"{linker} linked an unneeded member")
 
