@@ -450,6 +450,7 @@ ARCHIVES = {
     "gnu-ar-mixed": ([GNU_AR, "rcs"], {"arith_add.c", "arith_unused_one.c"}),
     "llvm-ar-thin": ([AR, "rcsT"], set()),
     "gnu-ar-thin": ([GNU_AR, "rcsT"], {"arith_multiplication_member.c"}),
+    "llvm-ar-no-index": ([AR, "rcS"], {"arith_multiplication_member.c"}),  # no symbol table
 }
 
 
