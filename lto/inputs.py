@@ -15,6 +15,7 @@ import llvmlite.binding as llvm
 
 from fatlib import FormatError
 from fatlib.archive import read_archive
+from fatlib.bitcode import read_symbols as read_bitcode_symbols
 from fatlib.elf import ET_DYN, ET_REL, ElfFile, Symbol, read_elf
 from fatlib.probe import Kind, classify, unwrap_bitcode
 from lto.diag import LinkError
@@ -50,7 +51,7 @@ class Unit:
     def symbols(self) -> list[Symbol]:
         if self._symbols is None:
             if self.bitcode:
-                self._symbols = module_symbols(self.module)
+                self._symbols = _bitcode_symbols(self)
             else:
                 assert self.elf is not None
                 self._symbols = self.elf.symbols
@@ -60,6 +61,16 @@ class Unit:
     def fat(self) -> bool:
         """A native object that also carries bitcode (.llvm.lto or .llvmbc)."""
         return self.elf is not None and self.elf.bitcode_section is not None
+
+
+def _bitcode_symbols(unit: Unit) -> list[Symbol]:
+    """From the bitcode's own linker symbol table when it has one (no parsing); else from LLVM,
+    which also reports a corrupt file properly."""
+    try:
+        syms = read_bitcode_symbols(unit.data)
+    except FormatError:
+        syms = None
+    return syms if syms is not None else module_symbols(unit.module)
 
 
 @dataclass(eq=False)
