@@ -1,5 +1,6 @@
-"""The final native link: ld.lld-22 with the original command line, bitcode swapped for the
-LTO object, archives with bitcode members replaced by copies holding only their native members."""
+"""The final native link: ld.lld-22 with the original command line, bitcode files removed and the
+LTO object added last, archives with bitcode members replaced by copies holding only their
+native members."""
 
 from __future__ import annotations
 
@@ -38,20 +39,14 @@ def native_args(opts: LinkOptions, inputs: InputSet, lto_object: str | None, tmp
         elif isinstance(inp, ArchiveInput) and inp.has_bitcode:
             replacement[ld.spec.item] = _native_archive(inp, tmpdir, len(replacement))
     out: list[str] = []
-    placed = lto_object is None
     for index, item in enumerate(opts.items):
         if item.ours:
             continue
-        if index in replacement:
-            if not placed:
-                out.append(lto_object)  # type: ignore[arg-type]
-                placed = True
-            out.extend(replacement[index])
-        else:
-            out.extend(item.tokens)
-    if not placed:
-        first_input = next((i for i, a in enumerate(out) if not a.startswith("-")), len(out))
-        out.insert(first_input, lto_object)  # type: ignore[arg-type]
+        out.extend(replacement.get(index, item.tokens))
+    if lto_object is not None:
+        # lld appends its LTO objects after every input file, so their .init_array entries
+        # (static constructors) run after those of native objects: do the same.
+        out.append(lto_object)
     return out
 
 
