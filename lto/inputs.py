@@ -85,6 +85,14 @@ class ArchiveInput:
     def has_bitcode(self) -> bool:
         return any(u.bitcode for u in self.units)
 
+    def member_definitions(self) -> list[list[str]]:
+        """For each member, the symbols the index says it defines."""
+        per_member: list[list[str]] = [[] for _ in self.units]
+        for name, members in self.index().items():
+            for i in members:
+                per_member[i].append(name)
+        return per_member
+
     def index(self) -> dict[str, list[int]]:
         """Which members define which symbols. Native members may use the archive's own symbol
         index; bitcode members always answer from their bitcode (GNU ar without the LTO plugin

@@ -89,20 +89,17 @@ class Resolver:
             for unit in ar.units:
                 new |= self._add_unit(unit, reason="--whole-archive")
             return new
-        index = ar.index()
+        defines = ar.member_definitions()
         any_new = False
         while True:
+            # Walk the members in archive order, as ld walks the archive's symbol index.
             new = False
-            for name in sorted(self.r.undefined & index.keys()):
-                if name not in self.r.undefined:
+            for unit, names in zip(ar.units, defines):
+                if id(unit) in self._loaded:
                     continue
-                for i in index[name]:
-                    unit = ar.units[i]
-                    if id(unit) in self._loaded:
-                        continue
-                    if self._add_unit(unit, reason=name):
-                        new = True
-                        break
+                wanted = next((n for n in names if n in self.r.undefined), None)
+                if wanted is not None:
+                    new |= self._add_unit(unit, reason=wanted)
             any_new |= new
             if not new:
                 return any_new
