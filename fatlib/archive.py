@@ -75,23 +75,28 @@ def read_archive(path: str | os.PathLike[str], data: bytes | None = None) -> Arc
             raise FormatError(f"corrupt archive: bad member size at offset {pos}") from None
         raw_name = _field(hdr, 0, 16)
         body_start = pos + HEADER_SIZE
-        special = raw_name in (GNU_SYMTAB, GNU_SYMTAB64, GNU_NAMES) or raw_name in BSD_SYMTABS
+        name, name_len = raw_name, 0
+        if raw_name.startswith("#1/"):                     # BSD: the name leads the data
+            try:
+                name_len = int(raw_name[3:])
+            except ValueError:
+                raise FormatError(f"corrupt archive: bad BSD name length at offset {pos}") from None
+            if body_start + name_len > len(data) or name_len > size:
+                raise FormatError(f"truncated archive: member name at offset {pos} is cut short")
+            name = data[body_start:body_start + name_len].rstrip(b"\0").decode("utf-8", "replace")
+        special = name in (GNU_SYMTAB, GNU_SYMTAB64, GNU_NAMES) or name in BSD_SYMTABS
         stored = size if (not thin or special) else 0
         if body_start + stored > len(data):
-            raise FormatError(f"truncated archive: member '{raw_name.rstrip('/') or raw_name}' at offset {pos} needs "
+            shown = name.rstrip("/") or name
+            raise FormatError(f"truncated archive: member '{shown}' at offset {pos} needs "
                               f"{size} bytes, {len(data) - body_start} remain")
-        body = data[body_start:body_start + stored]
-        name = raw_name
-        if raw_name == GNU_NAMES:
+        body = data[body_start + name_len:body_start + stored]
+        if name == GNU_NAMES:
             long_names = body
-        elif raw_name in (GNU_SYMTAB, GNU_SYMTAB64) or raw_name in BSD_SYMTABS:
-            raw_symtab = (raw_name, body)
+        elif special:
+            raw_symtab = (name, body)
         else:
-            if raw_name.startswith("#1/"):                 # BSD: name at the start of the data
-                n = int(raw_name[3:])
-                name = body[:n].rstrip(b"\0").decode("utf-8", "replace")
-                body = body[n:]
-            elif raw_name.startswith("/") and raw_name[1:].isdigit():
+            if raw_name.startswith("/") and raw_name[1:].isdigit():
                 off = int(raw_name[1:])
                 end = long_names.find(b"/\n", off)
                 if end < 0:
@@ -99,7 +104,7 @@ def read_archive(path: str | os.PathLike[str], data: bytes | None = None) -> Arc
                 if off >= len(long_names) or end < 0:
                     raise FormatError(f"corrupt archive: long name offset {off} out of range")
                 name = long_names[off:end].decode("utf-8", "replace")
-            elif raw_name.endswith("/"):
+            elif not name_len and raw_name.endswith("/"):
                 name = raw_name[:-1]
             member_path = None
             if thin:
@@ -135,8 +140,10 @@ def _decode_symtab(raw: tuple[str, bytes], members: list[Member]) -> dict[str, l
             pairs = ((strs[entries[i]:strs.find(b"\0", entries[i])], entries[i + 1])
                      for i in range(0, len(entries), 2))
         for name, off in pairs:
-            if off in by_offset:
-                index.setdefault(name.decode("utf-8", "replace"), []).append(by_offset[off])
+            if off not in by_offset:
+                raise FormatError(f"truncated or corrupt archive: the symbol index refers to a "
+                                  f"member at offset {off}, which is not there")
+            index.setdefault(name.decode("utf-8", "replace"), []).append(by_offset[off])
     except struct.error:
         raise FormatError("corrupt archive: symbol table is truncated") from None
     return index

@@ -139,6 +139,8 @@ def _read_dynamic(data: bytes, headers: list[tuple[int, ...]], names: list[str],
     for h in headers:
         if h[1] != SHT_DYNAMIC:
             continue
+        if not 0 < h[6] < len(headers):
+            raise FormatError("dynamic section has no string table")
         strtab_h = headers[h[6]]
         strtab = data[strtab_h[4]:strtab_h[4] + strtab_h[5]]
         for tag, val in struct.iter_unpack("<qQ", data[h[4]:h[4] + h[5] - h[5] % 16]):
