@@ -27,9 +27,20 @@ class VersionScript:
     opaque: bool = False      # extern "C++"/"Rust" blocks name demangled symbols: export all
 
     def exports(self, name: str) -> bool:
-        if self.opaque or _matches(name, self.globals):
+        """As lld decides: an exact name beats a wildcard, global beats local among equals."""
+        if self.opaque or name in self.globals:
+            return True
+        if name in self.locals:
+            return False
+        if _matches(name, self.globals):
             return True
         return not _matches(name, self.locals)
+
+    def merge(self, other: VersionScript) -> None:
+        """Several --version-script files act as one script."""
+        self.globals += other.globals
+        self.locals += other.locals
+        self.opaque |= other.opaque
 
 
 def _matches(name: str, patterns: list[str]) -> bool:
@@ -81,13 +92,16 @@ def external_names(opts: LinkOptions, visible_outside: set[str],
     patterns = list(opts.export_symbols)
     for path in opts.dynamic_lists:
         patterns.extend(parse_dynamic_list(path))
-    scripts = [parse_version_script(p) for p in opts.version_scripts]
+    script = VersionScript()
+    for p in opts.version_scripts:
+        script.merge(parse_version_script(p))
+    restricted = bool(opts.version_scripts)
     dynamic = opts.shared or opts.export_dynamic
     for name, sym in bitcode_defs.items():
         if name in keep:
             continue
         if patterns and _matches(name, patterns):
             keep.add(name)
-        elif dynamic and not sym.hidden and all(s.exports(name) for s in scripts):
+        elif dynamic and not sym.hidden and (not restricted or script.exports(name)):
             keep.add(name)
     return keep

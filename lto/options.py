@@ -24,7 +24,7 @@ _VALUE_OPTIONS = {
     "format", "c", "mri-script", "f", "auxiliary", "F", "filter", "G", "Y", "init", "fini",
     "defsym", "wrap", "exclude-libs", "dynamic-list", "retain-symbols-file", "dependency-file",
     "sysroot", "hash-style", "soname", "gradlink-save-temps", "image-base", "section-start",
-    "Ttext", "Tdata", "Tbss", "undefined-version", "export-dynamic-symbol", "package-metadata",
+    "Ttext", "Tdata", "Tbss", "undefined-glob", "export-dynamic-symbol", "package-metadata",
     "lto-O", "error-limit", "threads", "compress-debug-sections", "emit-relocs-section",
 }
 # Single-letter options whose value may be glued on: -lfoo, -L/dir, -ofile, -u sym, -e sym ...
@@ -40,7 +40,7 @@ _LONG_FLAGS = {
     "no-undefined", "allow-multiple-definition", "ignore-unresolved-symbol", "Bsymbolic",
     "Bsymbolic-functions", "discard-all", "discard-locals", "demangle", "no-demangle",
     "export-dynamic", "lto-O0", "lto-O1", "lto-O2", "lto-O3", "as-needed", "no-as-needed",
-    "end-group", "enable-non-contiguous-regions", "eh-frame-hdr", "undefined-glob",
+    "end-group", "enable-non-contiguous-regions", "undefined-version", "no-undefined-version",
     "relocatable", "no-dynamic-linker", "gdb-index", "no-gnu-unique", "hash-size",
 }
 # Long options that GNU ld also accepts with a single dash.
@@ -130,6 +130,10 @@ def _split(arg: str) -> tuple[str, str | None]:
     return key, None
 
 
+def _known(key: str) -> bool:
+    return key in _VALUE_OPTIONS or key in _FLAG_ALIASES or key in _LONG_FLAGS
+
+
 def parse(argv: list[str]) -> LinkOptions:
     """Parse a GNU ld command line (without argv[0])."""
     opts = LinkOptions()
@@ -147,10 +151,9 @@ def parse(argv: list[str]) -> LinkOptions:
             continue
         key, value = _split(arg)
         tokens = [arg]
-        if (key not in _VALUE_OPTIONS and key not in _FLAG_ALIASES and key not in _LONG_FLAGS
-                and value is None and not arg.startswith("--")):
-            for short in _GLUED:                       # -lfoo, -L/dir, -ofile, -zrelro
-                if key.startswith(short) and len(key) > len(short):
+        if not arg.startswith("--") and not _known(key):
+            for short in _GLUED:                       # -lfoo, -L/dir, -ofile, -zrelro, -L/a=b
+                if arg[1:].startswith(short) and len(arg) > 1 + len(short):
                     key, value = short, arg[1 + len(short):]
                     break
         if key in _VALUE_OPTIONS and value is None:

@@ -229,9 +229,6 @@ def vs_obj(objs) -> Path:
     return compile_c(src, objs["dir"] / "vs.bc.o", "-O2", "-flto", "-fPIC")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: --undefined-version is parsed as taking a value, so the "
-                   "input after it is forwarded to ld.lld-22 unseen: lld runs its own LTO on it and "
-                   "ld.gradlink's LTO unit is empty")
 def test_ld_undefined_version_then_input(vs_obj, tmp_path):
     r = sh([LD, "--gradlink-verbose", "-shared", "--undefined-version", vs_obj,
             "-o", tmp_path / "libu.so"], cwd=tmp_path)
@@ -239,9 +236,6 @@ def test_ld_undefined_version_then_input(vs_obj, tmp_path):
     assert "LTO unit: 1 bitcode module(s)" in r.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: with two --version-script files a name global in one "
-                   "and matched by `local: *` in the other is internalized (lld exports it): the "
-                   "-shared link fails with 'version script assignment ... symbol not defined'")
 def test_ld_two_version_scripts(vs_obj, tmp_path):
     v1 = tmp_path / "v1.map"
     v1.write_text("V1 { global: foo; local: *; };\n")

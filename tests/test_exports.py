@@ -177,10 +177,6 @@ def test_lld_merges_two_version_scripts(tmp_path):
     assert {s.split("@")[0] for s in out.split()} == {"foo", "bar"}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: with several --version-script files external_names "
-                   "requires every script to export a name (all(...)); lld merges the scripts, so "
-                   "foo (global in v1, `local: *` in v2) is exported by lld but internalized by us; "
-                   "the -shared link then fails: version script assignment ... symbol not defined")
 def test_two_version_scripts_keep_both_globals(tmp_path):
     opts = parse(["-shared", "--version-script", script(tmp_path, V1, "v1.map"),
                   "--version-script", script(tmp_path, V2, "v2.map"), "x.o"])

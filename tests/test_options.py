@@ -277,22 +277,14 @@ def test_unknown_options_forwarded():
     assert forwarded(o) == argv and names(o) == ["x.o"]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: 'undefined-version' is in _VALUE_OPTIONS but "
-                   "--undefined-version is a flag (ld.lld-22 --help); the next token (here an input "
-                   "object) is swallowed as its value")
 def test_undefined_version_is_a_flag():
     assert names(parse(["--undefined-version", "main.o"])) == ["main.o"]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: 'undefined-glob' is in _LONG_FLAGS but lld's "
-                   "--undefined-glob takes a pattern (--undefined-glob PAT is accepted by ld.lld-22); "
-                   "the pattern becomes an input file")
 def test_undefined_glob_takes_a_value():
     assert names(parse(["--undefined-glob", "foo*", "main.o"])) == ["main.o"]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: _split cuts a glued short option at '=' before the "
-                   "glued check, so -L/dir=x and -o/dir=x/out are not interpreted (lld accepts them)")
 def test_glued_value_containing_equals():
     o = parse(["-L/opt/a=b/lib", "-o/tmp/x=y/out", "-lfoo"])
     assert o.lib_paths == ["/opt/a=b/lib"]
