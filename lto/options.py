@@ -23,7 +23,7 @@ _VALUE_OPTIONS = {
     "dynamic-linker", "I", "T", "script", "Map", "y", "trace-symbol", "A", "architecture", "b",
     "format", "c", "mri-script", "f", "auxiliary", "F", "filter", "G", "Y", "init", "fini",
     "defsym", "wrap", "exclude-libs", "dynamic-list", "retain-symbols-file", "dependency-file",
-    "sysroot", "hash-style", "soname", "gradlink-save-temps", "image-base", "section-start",
+    "sysroot", "hash-style", "soname", "gradlink-save-temps", "gradlink-backend", "image-base", "section-start",
     "Ttext", "Tdata", "Tbss", "undefined-glob", "export-dynamic-symbol", "package-metadata",
     "lto-O", "error-limit", "threads", "compress-debug-sections", "emit-relocs-section",
 }
@@ -102,6 +102,7 @@ class LinkOptions:
     verbose: bool = False
     save_temps: str | None = None
     ad_first: bool = False
+    backend: str | None = None     # "tools" (opt-22/llc-22) or "llvmlite"; None: tools if found
 
 
 def expand_response_files(argv: list[str], depth: int = 0) -> list[str]:
@@ -250,6 +251,11 @@ def _apply(opts: LinkOptions, key: str, flag: str | None, value: str | None,
         opts.dynamic_lists.append(value or "")
     elif key == "gradlink-save-temps":
         opts.save_temps = value
+        return True
+    elif key == "gradlink-backend":
+        if value not in ("tools", "llvmlite"):
+            raise LinkError(f"--gradlink-backend={value}: expected 'tools' or 'llvmlite'")
+        opts.backend = value
         return True
     elif key in ("plugin", "plugin-opt"):
         if key == "plugin-opt" and value:

@@ -9,11 +9,11 @@ from pathlib import Path
 import llvmlite.binding as llvm
 
 from fatlib.elf import Symbol
-from lto import codegen, ctors, exports, merge, native, optimize, pic, target
+from lto import codegen, ctors, exports, merge, native, optimize, pic, target, tools
 from lto.diag import LinkError, Log
 from lto.inputs import load_inputs
 from lto.options import LinkOptions
-from lto.resolve import Resolver
+from lto.resolve import Resolution, Resolver
 
 
 def check_output_path(path: str) -> None:
@@ -46,7 +46,7 @@ def link(opts: LinkOptions) -> int:
         lto_object = None
         if res.bitcode and not opts.relocatable:
             lto_object = os.path.join(tmp, "gradlink-lto.o")
-            Path(lto_object).write_bytes(_lto(opts, res, log))
+            Path(lto_object).write_bytes(_lto(opts, res, log, tmp))
         elif res.bitcode:
             raise LinkError("-r (relocatable output) with bitcode inputs is not supported")
         with log.stage("native link"):
@@ -57,32 +57,41 @@ def link(opts: LinkOptions) -> int:
     return code
 
 
-def _lto(opts: LinkOptions, res, log: Log) -> bytes:  # type: ignore[no-untyped-def]
+def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
     bitcode_defs: dict[str, Symbol] = {}
     for unit in res.bitcode:
         for sym in unit.symbols:
             if sym.defined:
                 bitcode_defs.setdefault(sym.name, sym)
     keep = exports.external_names(opts, res.visible_outside, bitcode_defs)
+    log.note(f"keeping {len(keep)} external definition(s) of {len(bitcode_defs)}")
     with log.stage("merge"):
         module = merge.merge(res.bitcode)
         codegen.verify(module, "merged module")
     save = _saver(opts.save_temps)
     save("merged.bc", module)
+    if opts.shared:
+        module = pic.drop_dso_local(module)
     pic_output = opts.shared or opts.pie
-    tm = target.target_machine(module, opts.opt_level, pic_output, opts.mcpu)
-    with log.stage("internalize"):
-        merge.internalize(module, keep, optimize.pass_builder(tm, opts.opt_level))
-        log.note(f"kept {len(keep)} external definition(s) of {len(bitcode_defs)}")
-        if opts.shared:
-            module = pic.drop_dso_local(module)
-    with log.stage(f"optimize O{opts.opt_level}"):
-        optimize.optimize(module, tm, opts.opt_level)
-        codegen.verify(module, "optimized module")
-    save("optimized.ll", module)
-    with log.stage("codegen"):
-        module = ctors.lower_to_init_array(module)
-        obj = codegen.emit_object(module, tm)
+    backend = opts.backend or ("tools" if tools.available() else "llvmlite")
+    if backend == "tools":
+        with log.stage(f"optimize O{opts.opt_level} (opt-22)"):
+            optimized = tools.optimize(module.as_bitcode(), keep, opts.opt_level, opts.mcpu, tmpdir)
+        if opts.save_temps:
+            save("optimized.ll", llvm.parse_bitcode(Path(optimized).read_bytes()))
+        with log.stage("codegen (llc-22)"):
+            obj = tools.codegen(optimized, opts.opt_level, pic_output, opts.mcpu, tmpdir)
+    else:
+        tm = target.target_machine(module, opts.opt_level, pic_output, opts.mcpu)
+        with log.stage("internalize"):
+            merge.internalize(module, keep, optimize.pass_builder(tm, opts.opt_level))
+        with log.stage(f"optimize O{opts.opt_level} (llvmlite)"):
+            optimize.optimize(module, tm, opts.opt_level)
+            codegen.verify(module, "optimized module")
+        save("optimized.ll", module)
+        with log.stage("codegen (llvmlite)"):
+            module = ctors.lower_to_init_array(module)
+            obj = codegen.emit_object(module, tm)
     save("lto.o", obj)
     return obj
 
