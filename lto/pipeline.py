@@ -76,11 +76,12 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
     backend = opts.backend or ("tools" if tools.available() else "llvmlite")
     if backend == "tools":
         with log.stage(f"optimize O{opts.opt_level} (opt-22)"):
-            optimized = tools.optimize(module.as_bitcode(), keep, opts.opt_level, opts.mcpu, tmpdir)
+            optimized = tools.optimize(module.as_bitcode(), keep, opts.opt_level, opts.mcpu, tmpdir,
+                                       log)
         if opts.save_temps:
             save("optimized.ll", llvm.parse_bitcode(Path(optimized).read_bytes()))
         with log.stage("codegen (llc-22)"):
-            obj = tools.codegen(optimized, opts.opt_level, pic_output, opts.mcpu, tmpdir)
+            obj = tools.codegen(optimized, opts.opt_level, pic_output, opts.mcpu, tmpdir, log)
     else:
         tm = target.target_machine(module, opts.opt_level, pic_output, opts.mcpu)
         with log.stage("internalize"):

@@ -18,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lto.diag import PROG, LinkError
+from lto.diag import PROG, LinkError, Log
 
 _CANDIDATES = {
     "opt": ("opt-22", "/usr/lib/llvm-22/bin/opt"),
@@ -38,7 +38,8 @@ def available() -> bool:
     return find_tool("opt") is not None and find_tool("llc") is not None
 
 
-def _run(cmd: list[str], what: str) -> None:
+def _run(cmd: list[str], what: str, log: Log) -> None:
+    log.note(f"{what}: {' '.join(cmd)}")
     try:
         p = subprocess.run(cmd, capture_output=True, text=True)
     except OSError as e:
@@ -51,7 +52,8 @@ def _run(cmd: list[str], what: str) -> None:
             print(f"{PROG}: {os.path.basename(cmd[0])}: {line}", file=sys.stderr)
 
 
-def optimize(bitcode: bytes, keep: set[str], opt_level: int, cpu: str | None, tmpdir: str) -> str:
+def optimize(bitcode: bytes, keep: set[str], opt_level: int, cpu: str | None, tmpdir: str,
+             log: Log) -> str:
     """Internalize all but ``keep`` and run the LTO pipeline; returns the optimized bitcode path."""
     src = os.path.join(tmpdir, "merged.bc")
     out = os.path.join(tmpdir, "optimized.bc")
@@ -64,11 +66,12 @@ def optimize(bitcode: bytes, keep: set[str], opt_level: int, cpu: str | None, tm
            f"-internalize-public-api-file={keep_file}", src, "-o", out]
     if cpu:
         cmd.insert(1, f"-mcpu={cpu}")
-    _run(cmd, "optimization")
+    _run(cmd, "optimization", log)
     return out
 
 
-def codegen(bitcode_path: str, opt_level: int, pic: bool, cpu: str | None, tmpdir: str) -> bytes:
+def codegen(bitcode_path: str, opt_level: int, pic: bool, cpu: str | None, tmpdir: str,
+            log: Log) -> bytes:
     out = os.path.join(tmpdir, "lto-codegen.o")
     level = min(max(opt_level, 0), 3)
     cmd = [find_tool("llc") or "llc-22", f"-O{level}", "-filetype=obj", "-code-model=small",
@@ -76,5 +79,5 @@ def codegen(bitcode_path: str, opt_level: int, pic: bool, cpu: str | None, tmpdi
            "-data-sections", bitcode_path, "-o", out]
     if cpu:
         cmd.insert(1, f"-mcpu={cpu}")
-    _run(cmd, "code generation")
+    _run(cmd, "code generation", log)
     return Path(out).read_bytes()
