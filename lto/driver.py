@@ -54,6 +54,8 @@ ld.gradlink's own options (pass them with -Wl,):
   --gradlink-verbose          print each stage, its time and the archive members it pulled
   --gradlink-save-temps=DIR   keep merged.bc, optimized.ll and lto.o in DIR
   --gradlink-ad-first         differentiate before optimizing (ablation)
+  --gradlink-backend=B        tools: optimize/codegen with opt-22 and llc-22 (default when
+                              installed); llvmlite: in-process (slower: assertion build)
 
 Interpreted GNU ld options: -o -L -l -l:FILE -Bstatic -Bdynamic -static -shared -pie -no-pie
 --start-group --end-group --whole-archive --no-whole-archive --as-needed --no-as-needed -u -e
