@@ -53,7 +53,6 @@ the command line. Use it through the compiler driver:
 ld.gradlink's own options (pass them with -Wl,):
   --gradlink-verbose          print each stage, its time and the archive members it pulled
   --gradlink-save-temps=DIR   keep merged.bc, optimized.ll and lto.o in DIR
-  --gradlink-ad-first         differentiate before optimizing (ablation)
   --gradlink-backend=B        tools: optimize/codegen with opt-22 and llc-22 (default when
                               installed); llvmlite: in-process (slower: assertion build)
 
