@@ -193,42 +193,37 @@ def _add_input(opts: LinkOptions, tokens: list[str], name: str, is_lib: bool,
                                  state["as_needed"], group, len(opts.items) - 1))
 
 
+# Flags whose state applies to the inputs that follow them: (state field, value).
+_POSITIONAL_FLAGS = {
+    "static-libs": ("static", True), "static": ("static", True), "dynamic-libs": ("static", False),
+    "whole-archive": ("whole", True), "no-whole-archive": ("whole", False),
+    "as-needed": ("as_needed", True), "no-as-needed": ("as_needed", False),
+}
+# Flags that set a property of the output: (LinkOptions field, value).
+_OUTPUT_FLAGS = {
+    "export-dynamic": ("export_dynamic", True), "no-export-dynamic": ("export_dynamic", False),
+    "shared": ("shared", True), "pie": ("pie", True), "no-pie": ("pie", False),
+    "relocatable": ("relocatable", True),
+}
+
+
 def _apply(opts: LinkOptions, key: str, flag: str | None, value: str | None,
            state: dict[str, bool], stack: list[dict[str, bool]]) -> bool:
     """Record what LTO needs from one option. Returns True when the option is ours only."""
-    if flag == "static-libs":
-        state["static"] = True
-    elif flag == "static":
-        state["static"] = True
-        opts.static = True
-    elif flag == "dynamic-libs":
-        state["static"] = False
-    elif flag == "whole-archive":
-        state["whole"] = True
-    elif flag == "no-whole-archive":
-        state["whole"] = False
-    elif flag == "as-needed":
-        state["as_needed"] = True
-    elif flag == "no-as-needed":
-        state["as_needed"] = False
+    if flag in _POSITIONAL_FLAGS:
+        field_name, on = _POSITIONAL_FLAGS[flag]
+        state[field_name] = on
+        if flag == "static":
+            opts.static = True
+    elif flag in _OUTPUT_FLAGS:
+        field_name, on = _OUTPUT_FLAGS[flag]
+        setattr(opts, field_name, on)
     elif flag == "push-state":
         stack.append(dict(state))
     elif flag == "pop-state":
         if not stack:
             raise LinkError("--pop-state without --push-state")
         state.update(stack.pop())
-    elif flag == "export-dynamic":
-        opts.export_dynamic = True
-    elif flag == "no-export-dynamic":
-        opts.export_dynamic = False
-    elif flag == "shared":
-        opts.shared = True
-    elif flag == "pie":
-        opts.pie = True
-    elif flag == "no-pie":
-        opts.pie = False
-    elif flag == "relocatable":
-        opts.relocatable = True
     elif flag == "gradlink-verbose":
         opts.verbose = True
         return True
