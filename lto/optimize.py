@@ -20,3 +20,13 @@ def optimize(module: llvm.ModuleRef, tm: llvm.TargetMachine, opt_level: int) -> 
         return
     pb = pass_builder(tm, opt_level)
     pb.getModulePassManager().run(module, pb)
+
+
+def name_values(module: llvm.ModuleRef, tm: llvm.TargetMachine) -> None:
+    """Give every unnamed value and block a name (the AD reads and splices function text)."""
+    pb = pass_builder(tm, 0)
+    fpm = llvm.create_new_function_pass_manager()
+    fpm.add_instruction_namer_pass()
+    for fn in module.functions:
+        if not fn.is_declaration:
+            fpm.run(fn, pb)

@@ -228,7 +228,6 @@ def _apply(opts: LinkOptions, key: str, flag: str | None, value: str | None,
         opts.verbose = True
         return True
     elif flag == "gradlink-ad-first":
-        warn("ignoring --gradlink-ad-first: this build has no AD stage yet")
         opts.ad_first = True
         return True
     elif key in ("o", "output"):

@@ -9,6 +9,7 @@ from pathlib import Path
 import llvmlite.binding as llvm
 
 from fatlib.elf import Symbol
+from gradlink.ad import driver as ad
 from lto import codegen, ctors, exports, merge, native, optimize, pic, target, tools
 from lto.diag import LinkError, Log
 from lto.inputs import load_inputs
@@ -74,10 +75,18 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
         module = pic.drop_dso_local(module)
     pic_output = opts.shared or opts.pie
     backend = opts.backend or ("tools" if tools.available() else "llvmlite")
+    wants_ad = any(ad.has_requests(f.name) for f in module.functions if f.is_declaration)
     if backend == "tools":
+        bitcode = module.as_bitcode()
+        passes = tools.lto_passes(opts.opt_level)
+        if wants_ad:
+            with log.stage("pre-AD simplification (opt-22)" if not opts.ad_first else "naming (opt-22)"):
+                pre = tools.optimize(bitcode, keep, tools.AD_FIRST if opts.ad_first else tools.PRE_AD,
+                                     opts.mcpu, tmpdir, log, stem="pre-ad")
+            module = _differentiate(llvm.parse_bitcode(Path(pre).read_bytes()), log, save)
+            bitcode = module.as_bitcode()
         with log.stage(f"optimize O{opts.opt_level} (opt-22)"):
-            optimized = tools.optimize(module.as_bitcode(), keep, opts.opt_level, opts.mcpu, tmpdir,
-                                       log)
+            optimized = tools.optimize(bitcode, keep, passes, opts.mcpu, tmpdir, log)
         if opts.save_temps:
             save("optimized.ll", llvm.parse_bitcode(Path(optimized).read_bytes()))
         with log.stage("codegen (llc-22)"):
@@ -86,6 +95,9 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
         tm = target.target_machine(module, opts.opt_level, pic_output, opts.mcpu)
         with log.stage("internalize"):
             merge.internalize(module, keep, optimize.pass_builder(tm, opts.opt_level))
+        if wants_ad:
+            optimize.name_values(module, tm)
+            module = _differentiate(module, log, save)
         with log.stage(f"optimize O{opts.opt_level} (llvmlite)"):
             optimize.optimize(module, tm, opts.opt_level)
             codegen.verify(module, "optimized module")
@@ -97,14 +109,34 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
     return obj
 
 
+def _differentiate(module: llvm.ModuleRef, log: Log, save) -> llvm.ModuleRef:  # type: ignore[no-untyped-def]
+    """The AD stage: every __enzyme_autodiff request becomes a call of a synthesized derivative."""
+    with log.stage("AD"):
+        try:
+            text = ad.differentiate(str(module))
+        except ad.ADError as e:
+            raise LinkError(str(e)) from None
+        try:
+            new = llvm.parse_assembly(text)
+            new.verify()
+        except RuntimeError as e:
+            save("ad-invalid.ll", text)
+            raise LinkError("internal error: the differentiated module is invalid: "
+                            + " ".join(str(e).split())[:1500]) from None
+    save("ad.ll", new)
+    return new
+
+
 def _saver(folder: str | None):  # type: ignore[no-untyped-def]
-    def save(name: str, what: llvm.ModuleRef | bytes) -> None:
+    def save(name: str, what: llvm.ModuleRef | bytes | str) -> None:
         if folder is None:
             return
         os.makedirs(folder, exist_ok=True)
         path = os.path.join(folder, name)
         if isinstance(what, bytes):
             Path(path).write_bytes(what)
+        elif isinstance(what, str):
+            Path(path).write_text(what)
         elif name.endswith(".bc"):
             Path(path).write_bytes(what.as_bitcode())
         else:

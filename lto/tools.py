@@ -52,16 +52,28 @@ def _run(cmd: list[str], what: str, log: Log) -> None:
             print(f"{PROG}: {os.path.basename(cmd[0])}: {line}", file=sys.stderr)
 
 
-def optimize(bitcode: bytes, keep: set[str], opt_level: int, cpu: str | None, tmpdir: str,
-             log: Log) -> str:
-    """Internalize all but ``keep`` and run the LTO pipeline; returns the optimized bitcode path."""
-    src = os.path.join(tmpdir, "merged.bc")
-    out = os.path.join(tmpdir, "optimized.bc")
+# Before AD: inline and simplify (SROA, GVN, LICM hoists loop invariants so their derivatives
+# are hoisted too), without vectorizing or unrolling; name every value for the IR reader.
+PRE_AD = ("internalize,ipsccp,globalopt,globaldce,cgscc(inline,function-attrs,function(sroa,"
+          "early-cse<memssa>,simplifycfg,instcombine,loop-mssa(licm),gvn,sccp,instcombine,"
+          "simplifycfg,adce)),globaldce,function(instnamer)")
+# --gradlink-ad-first: differentiate the IR as the compiler left it.
+AD_FIRST = "internalize,globaldce,function(instnamer)"
+
+
+def lto_passes(opt_level: int) -> str:
+    level = min(max(opt_level, 0), 3)
+    return f"internalize,lto<O{level}>" if level > 0 else "internalize,globaldce"
+
+
+def optimize(bitcode: bytes, keep: set[str], passes: str, cpu: str | None, tmpdir: str,
+             log: Log, stem: str = "optimized") -> str:
+    """Run an opt-22 pipeline (internalize keeps only ``keep`` external); returns the bitcode path."""
+    src = os.path.join(tmpdir, f"{stem}.in.bc")
+    out = os.path.join(tmpdir, f"{stem}.bc")
     keep_file = os.path.join(tmpdir, "keep.txt")
     Path(src).write_bytes(bitcode)
     Path(keep_file).write_text("".join(f"{name}\n" for name in sorted(keep)))
-    level = min(max(opt_level, 0), 3)
-    passes = f"internalize,lto<O{level}>" if level > 0 else "internalize,globaldce"
     cmd = [find_tool("opt") or "opt-22", f"-passes={passes}",
            f"-internalize-public-api-file={keep_file}", src, "-o", out]
     if cpu:

@@ -1,0 +1,1 @@
+"""Automatic differentiation of LLVM IR: rules, activity-driven reverse synthesis, the tape."""

@@ -1,0 +1,266 @@
+"""The Enzyme C API: finding ``__enzyme_autodiff`` requests, reading their activity markers,
+and rewriting each call into a call of the synthesized derivative.
+
+Conventions, as Enzyme's: any callee whose name contains ``__enzyme_autodiff``; the first
+argument is the function; markers ``enzyme_dup`` (value, shadow), ``enzyme_dupnoneed``,
+``enzyme_const`` and ``enzyme_out`` arrive as loads of those globals or as ``metadata
+!"enzyme_dup"``; without a marker, floats are ``out``, integers ``const`` and pointers ``dup``.
+The call returns the adjoint of the one ``out`` argument, or a struct of them, converted to the
+return type the program declared; shadows are accumulated into (+=).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gradlink.ad import tape
+from gradlink.ad.errors import ADError, DebugLocations, describe
+from gradlink.ad.reverse import Derivative, ReverseSynthesis, Signature
+from gradlink.analysis import activity, cfg
+from gradlink.ir.model import Function, Instr, Value
+from gradlink.ir.parse import ParseError, function_texts, parse_function
+from gradlink.ir.types import Type
+
+MARKERS = {"enzyme_dup", "enzyme_dupnoneed", "enzyme_const", "enzyme_out"}
+_MARKER_GLOBAL = re.compile(r"^@\"?(enzyme_[A-Za-z0-9_]+)\"?$")
+_ATTR_GROUP = re.compile(r"^attributes (#\d+) = \{(.*)\}\s*$", re.M)
+_EXTERNAL_MARKER = re.compile(r'^(@"?enzyme_(?:dup|dupnoneed|const|out)"?) = external (?:dso_local )?global i32(.*)$', re.M)
+
+
+def is_autodiff(callee: str) -> bool:
+    return "__enzyme_autodiff" in callee
+
+
+def is_fwddiff(callee: str) -> bool:
+    return "__enzyme_fwddiff" in callee
+
+
+def has_requests(module_text: str) -> bool:
+    return "__enzyme_autodiff" in module_text or "__enzyme_fwddiff" in module_text
+
+
+@dataclass
+class Request:
+    caller: Function
+    call: Instr
+    target: str
+    sig: Signature
+    args: list[Value]                 # the values passed to the derivative, in its order
+
+
+class Differentiator:
+    def __init__(self, module_text: str) -> None:
+        self.text = module_text
+        self.fns = function_texts(module_text)
+        self.locations = DebugLocations(module_text)
+        self.attr_groups = {m.group(1): m.group(2) for m in _ATTR_GROUP.finditer(module_text)}
+        self.derivatives: dict[tuple[str, str], Derivative] = {}
+        self.parsed: dict[str, Function] = {}
+
+    def function(self, name: str) -> Function:
+        if name not in self.parsed:
+            try:
+                self.parsed[name] = parse_function(self.fns[name])
+            except ParseError as e:
+                raise ADError(f"cannot read the IR of {name.lstrip('@')}: {e}") from None
+        return self.parsed[name]
+
+    # -- requests ------------------------------------------------------------------------------
+    def run(self) -> str:
+        new_texts: dict[str, str] = {}
+        for name, text in self.fns.items():
+            if "__enzyme_" in text:
+                new_texts[name] = self._rewrite_caller(name, text)
+        out = self.text
+        for name, text in new_texts.items():
+            out = out.replace(self.fns[name], text)
+        out = _EXTERNAL_MARKER.sub(r"\1 = weak global i32 0\2", out)
+        return out + self._appendix(out)
+
+    def _rewrite_caller(self, name: str, text: str) -> str:
+        caller = self.function(name)
+        defs = caller.definitions()
+        lines = text.splitlines(keepends=True)
+        calls = [i for i in caller.instructions() if i.opcode == "call" and "__enzyme_" in i.callee]
+        k = 0
+        for idx, line in enumerate(lines):
+            if "__enzyme_" not in line or not re.search(r"\bcall\b", line):
+                continue
+            ins = calls[k]
+            k += 1
+            if is_fwddiff(ins.callee):
+                raise ADError(describe(name, ins.text, self.locations.where(ins.dbg),
+                                       "__enzyme_fwddiff (forward mode) is not supported yet"))
+            if not is_autodiff(ins.callee):
+                raise ADError(describe(name, ins.text, self.locations.where(ins.dbg),
+                                       f"unknown Enzyme entry point {ins.callee.lstrip('@')}"))
+            req = self._request(caller, ins, defs)
+            lines[idx] = self._call_derivative(req)
+        return "".join(lines)
+
+    def _request(self, caller: Function, ins: Instr, defs: dict[str, Instr]) -> Request:
+        where = self.locations.where(ins.dbg)
+
+        def fail(problem: str) -> ADError:
+            return ADError(describe(caller.name, ins.text, where, problem))
+
+        if not ins.operands or not ins.operands[0].is_global:
+            raise fail("the first argument of __enzyme_autodiff must be a function (its address)")
+        target = ins.operands[0].ref
+        if target not in self.fns:
+            raise fail(f"{target.lstrip('@')} has no body in the LTO unit (an external function "
+                       "or one in a native object): nothing to differentiate")
+        fn = self.function(target)
+        items: list[tuple[str | None, Value]] = []
+        for v in ins.operands[1:]:
+            marker = self._marker(v, defs)
+            items.append((marker, v))
+        kinds: list[str] = []
+        args: list[Value] = []
+        i = 0
+        for p in fn.params:
+            if i >= len(items):
+                raise fail(f"wrong argument count: {target.lstrip('@')} takes {len(fn.params)} "
+                           f"argument(s), the call passes fewer")
+            marker, v = items[i]
+            if marker is not None:
+                if marker not in MARKERS:
+                    raise fail(f"unknown activity marker {marker}")
+                i += 1
+                if i >= len(items):
+                    raise fail(f"{marker} is not followed by a value")
+                _, v = items[i]
+                kind = marker[len("enzyme_"):]
+            else:
+                kind = "out" if p.type.is_float else ("dup" if p.type.is_ptr else "const")
+            i += 1
+            if kind == "out" and not p.type.is_float:
+                raise fail(f"enzyme_out for parameter {p.name} of type {p.type}: only floating "
+                           "point values can be active scalars")
+            args.append(Value(p.type, v.ref))
+            if kind in ("dup", "dupnoneed"):
+                if not p.type.is_ptr:
+                    raise fail(f"enzyme_{kind} for parameter {p.name} of type {p.type}: reverse "
+                               "mode needs a pointer to hold the shadow")
+                if i >= len(items) or items[i][0] is not None:
+                    raise fail(f"enzyme_{kind} for parameter {p.name} needs a shadow argument")
+                args.append(Value(items[i][1].type, items[i][1].ref))
+                i += 1
+            kinds.append(kind)
+        if i != len(items):
+            raise fail(f"wrong argument count: {target.lstrip('@')} takes {len(fn.params)} "
+                       f"argument(s), the call passes {len(items) - i} more")
+        sig = Signature(kinds, fn.ret.is_float)
+        return Request(caller, ins, target, sig, args)
+
+    def _marker(self, v: Value, defs: dict[str, Instr]) -> str | None:
+        if v.type.kind == "metadata":
+            m = re.fullmatch(r'!"(enzyme_[A-Za-z0-9_]+)"', v.ref)
+            return m.group(1) if m else None
+        if not v.is_local:
+            return None
+        d = defs.get(v.ref)
+        if d is None or d.opcode != "load" or not d.operands:
+            return None
+        m = _MARKER_GLOBAL.match(d.operands[0].ref)
+        return m.group(1) if m else None
+
+    # -- synthesis and rewriting -------------------------------------------------------------
+    def derivative(self, target: str, sig: Signature) -> Derivative:
+        key = (target, sig.key())
+        if key not in self.derivatives:
+            fn = self.function(target)
+            graph = cfg.build(fn)
+            arg_act = {p.name: k for p, k in zip(fn.params, sig.args)}
+            act = activity.analyze(fn, arg_act, sig.active_return)
+            name = f'@"gl.diffe.{target.lstrip("@").strip(chr(34))}.{sig.key()}"'
+            synth = ReverseSynthesis(fn, sig, graph, act, self.locations.where,
+                                     self._target_attrs(fn))
+            self.derivatives[key] = synth.run(name)
+        return self.derivatives[key]
+
+    def _target_attrs(self, fn: Function) -> str:
+        out = []
+        for group in re.findall(r"#\d+", fn.attrs):
+            body = self.attr_groups.get(group, "")
+            for key in ("target-cpu", "target-features", "tune-cpu"):
+                m = re.search(rf'"{key}"="[^"]*"', body)
+                if m:
+                    out.append(m.group(0))
+        return " ".join(out) + (" " if out else "")
+
+    def _call_derivative(self, req: Request) -> str:
+        d = self.derivative(req.target, req.sig)
+        call = req.call
+        args = list(req.args)
+        fn = self.function(req.target)
+        if req.sig.active_return:
+            args.append(Value(fn.ret, "1.0" if fn.ret.kind == "float" else "splat (double 1.0)"))
+        arglist = ", ".join(str(a) for a in args)
+        ret = str(d.ret) if d.ret is not None else "void"
+        want = call.type                                   # what the program declared
+        if call.name is None or want is None:
+            return f"  call {ret} {d.name}({arglist})\n"
+        if d.ret is None:
+            if not want.is_float:
+                raise ADError(f"__enzyme_autodiff has no active argument to return, but the call "
+                              f"is declared to return {want}\n>>> instruction: {call.text}")
+            zero = "zeroinitializer" if want.kind == "vector" else "0.0"
+            return (f"  call void {d.name}({arglist})\n"
+                    f"  {call.name} = fadd {want} {zero}, {zero}\n")
+        if d.ret == want:
+            return f"  {call.name} = call {ret} {d.name}({arglist})\n"
+        tmp = f'%"gl.adjoints.{call.name.strip("%").strip(chr(34))}"'
+        lines = [f"  {tmp} = call {ret} {d.name}({arglist})"]
+        lines += _convert(Value(d.ret, tmp), d.out_types, want, call.name, call)
+        return "\n".join(lines) + "\n"
+
+    def _appendix(self, module_text: str) -> str:
+        parts = ["\n"]
+        types: set[Type] = set()
+        decls: dict[str, str] = {}
+        for d in self.derivatives.values():
+            parts.append(d.text + "\n")
+            types |= d.tape_types
+            decls.update(d.declarations)
+        if types:
+            parts.append(tape.RUNTIME)
+            decls.update(tape.RUNTIME_DECLS)
+            for t in sorted(types, key=str):
+                parts.append(tape.accessors(t))
+        for name, line in decls.items():
+            if not re.search(rf"^(declare|define)[^\n]*{re.escape(name)}\(", module_text, re.M):
+                parts.append(line + "\n")
+        return "".join(parts)
+
+
+def _convert(v: Value, outs: list[Type], want: Type, result: str, call: Instr) -> list[str]:
+    """Turn the derivative's adjoint(s) into the type the program declared for the call."""
+    if len(outs) == 1:
+        src = outs[0]
+        if src.kind == "float" and want.kind == "float":
+            op = "fpext" if src.bits < want.bits else "fptrunc"
+            return [f"  {result} = {op} {src} {v.ref} to {want}"]
+        if want.kind == "struct" and len(want.fields) >= 1 and want.fields[0] == src:
+            return [f"  {result} = insertvalue {want} zeroinitializer, {src} {v.ref}, 0"]
+    elif want.kind == "struct" and len(want.fields) >= len(outs):
+        lines, agg = [], "zeroinitializer"
+        for i, t in enumerate(outs):
+            el = f'%"gl.el.{i}.{result.strip("%").strip(chr(34))}"'
+            lines.append(f"  {el} = extractvalue {v.type} {v.ref}, {i}")
+            if want.fields[i] != t:
+                if not (t.kind == "float" and want.fields[i].kind == "float"):
+                    break
+                conv = f'%"gl.cv.{i}.{result.strip("%").strip(chr(34))}"'
+                op = "fpext" if t.bits < want.fields[i].bits else "fptrunc"
+                lines.append(f"  {conv} = {op} {t} {el} to {want.fields[i]}")
+                el = conv
+            nxt = result if i == len(outs) - 1 else f'%"gl.agg.{i}.{result.strip("%").strip(chr(34))}"'
+            lines.append(f"  {nxt} = insertvalue {want} {agg}, {want.fields[i]} {el}, {i}")
+            agg = nxt
+        else:
+            return lines
+    raise ADError(f"__enzyme_autodiff returns {len(outs)} adjoint(s) of type(s) "
+                  f"{', '.join(map(str, outs)) or 'none'}, but the call is declared to return "
+                  f"{want}\n>>> instruction: {call.text}")

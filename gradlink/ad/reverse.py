@@ -1,0 +1,564 @@
+"""Reverse-mode synthesis: one function computing the primal and then all adjoints.
+
+Layout of the generated function::
+
+    gl.entry:      adjoint slots (allocas) zeroed, then the original entry
+    B (forward):   the original block B, plus shadow pointers; at a join, the predecessor id
+                   pushed; before the terminator, the values rev.B needs pushed; 'ret' becomes a
+                   branch to rev.B
+    rev.B:         pops those values, adjoints of B's instructions in reverse order, then the
+                   phi adjoints moved to the predecessor we came from (popped at joins)
+    gl.exit:       returns the adjoints of the 'out' arguments
+
+Adjoints of SSA values live in stack slots (mem2reg turns them into SSA after AD). A value the
+reverse sweep needs is used directly when its block dominates every return and lies in no loop
+(one instance, visible everywhere after); otherwise it travels on the tape.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gradlink.ad import expr, rules, tape
+from gradlink.ad.builder import Builder
+from gradlink.ad.errors import ADError, describe
+from gradlink.analysis.activity import Activity
+from gradlink.analysis.cfg import CFG
+from gradlink.ir.model import Block, Function, Instr, Value
+from gradlink.ir.types import I32, I64, Type
+
+_ALIGN = re.compile(r",\s*align (\d+)")
+
+
+@dataclass
+class Signature:
+    """What the caller asked for: per parameter 'const', 'dup', 'dupnoneed' or 'out'."""
+
+    args: list[str]
+    active_return: bool
+
+    def key(self) -> str:
+        code = {"const": "c", "dup": "d", "dupnoneed": "n", "out": "o"}
+        return "".join(code[a] for a in self.args) + ("_r" if self.active_return else "")
+
+
+@dataclass
+class Derivative:
+    name: str
+    text: str
+    ret: Type | None                              # None: void; else the adjoint(s) type
+    out_types: list[Type]
+    tape_types: set[Type] = field(default_factory=set)
+    declarations: dict[str, str] = field(default_factory=dict)
+
+
+class ReverseSynthesis:
+    def __init__(self, fn: Function, sig: Signature, cfg: CFG, act: Activity,
+                 where: Callable[[str | None], str | None], target_attrs: str) -> None:
+        self.fn, self.sig, self.cfg, self.act = fn, sig, cfg, act
+        self.where = where
+        self.target_attrs = target_attrs
+        self.b = Builder()
+        self.defs = fn.definitions()
+        self.adj_slot: dict[str, str] = {}
+        self.shadow: dict[str, str] = {}
+        self.primal_of_shadow: dict[str, str] = {}
+        self.tape_types: set[Type] = set()
+        self.exits = [b.label for b in fn.blocks if b.terminator.opcode == "ret"]
+        self.reachable = set(cfg.order)
+        self.value_types: dict[str, Type] = {p.name: p.type for p in fn.params}
+        for ins in fn.instructions():
+            if ins.name and ins.type:
+                self.value_types[ins.name] = ins.type
+
+    # -- helpers ----------------------------------------------------------------------------
+    def fail(self, ins: Instr, problem: str) -> ADError:
+        return ADError(describe(self.fn.name, ins.text, self.where(ins.dbg), problem))
+
+    def active(self, v: Value | str | None) -> bool:
+        ref = v.ref if isinstance(v, Value) else v
+        return ref is not None and self.act.active(ref)
+
+    def slot(self, name: str) -> str:
+        if name not in self.adj_slot:
+            self.adj_slot[name] = f'%"gl.adj.{len(self.adj_slot)}"'
+        return self.adj_slot[name]
+
+    def add_adjoint(self, target: Value, contrib: Value | None) -> None:
+        if contrib is None or not target.is_local or not self.active(target):
+            return
+        slot = self.slot(target.ref)
+        t = target.type
+        old = self.b.fresh("a")
+        self.b.emit(f"{old} = load {t}, ptr {slot}")
+        new = self.b.binop("fadd", Value(t, old), contrib)
+        self.b.emit(f"store {t} {new.ref}, ptr {slot}")
+
+    def take_adjoint(self, name: str, t: Type) -> Value:
+        slot = self.slot(name)
+        g = self.b.fresh("g")
+        self.b.emit(f"{g} = load {t}, ptr {slot}")
+        self.b.emit(f"store {t} {self.b.zero(t).ref}, ptr {slot}")
+        return Value(t, g)
+
+    def direct(self, ref: str) -> bool:
+        """Usable as is in every reverse block: one instance, defined before all returns."""
+        ref = self.primal_of_shadow.get(ref, ref)       # a shadow lives where its primal does
+        if not ref.startswith("%") or ref in self.value_types and ref not in self.defs:
+            return True                                   # constant, global or parameter
+        ins = self.defs.get(ref)
+        if ins is None:
+            return True
+        blk = ins.block
+        return not self.cfg.in_loop(blk) and all(self.cfg.dominates(blk, e) for e in self.exits)
+
+    # -- analysis of what each reverse block needs -------------------------------------------
+    def needs(self, block: Block) -> list[Value]:
+        need: dict[str, Type] = {}
+
+        def want(v: Value | None) -> None:
+            if v is not None and v.is_local and not self.direct(v.ref):
+                need.setdefault(v.ref, v.type)
+
+        for ins in block.instrs:
+            op = ins.opcode
+            if op in ("load", "store"):
+                ptr = ins.operands[0] if op == "load" else ins.operands[1]
+                if ptr.ref in self.act.shadowed and self._reverse_touches_memory(ins):
+                    want(Value(ptr.type, self.shadow_ref(ptr.ref)))
+                continue
+            if op == "call" and ins.callee.startswith("@llvm.memset") and ins.operands[0].ref in self.act.shadowed:
+                want(Value(ins.operands[0].type, self.shadow_ref(ins.operands[0].ref)))
+                want(ins.operands[2])
+                continue
+            if not self.active(ins.name):
+                continue
+            for v in self._rule_inputs(ins):
+                want(v)
+        return [Value(t, r) for r, t in need.items()]
+
+    def _reverse_touches_memory(self, ins: Instr) -> bool:
+        if ins.opcode == "load":
+            return self.active(ins.name)
+        return ins.operands[0].type.has_float
+
+    def _rule_inputs(self, ins: Instr) -> list[Value]:
+        """Primal values the adjoint of ins reads."""
+        op = ins.opcode
+        if op == "select":
+            return [ins.operands[0]]
+        if op in ("extractelement", "insertelement"):
+            return [ins.operands[-1]]
+        if op in ("fpext", "fptrunc", "phi", "shufflevector", "freeze", "fneg", "load"):
+            return []
+        rule = self._rule(ins)
+        if rule is None:
+            return []
+        needed = rule.needs()
+        vals = []
+        names = ["x", "y", "z"]
+        for i, v in enumerate(ins.operands[:3]):
+            if names[i] in needed or (rule.name == "powi"):
+                vals.append(v)
+        if "r" in needed and ins.value is not None:
+            vals.append(ins.value)
+        return vals
+
+    def _rule(self, ins: Instr) -> rules.Rule | None:
+        if ins.opcode == "call":
+            return rules.rule_for_call(ins.callee)
+        return rules.BY_NAME.get(ins.opcode)
+
+    def shadow_ref(self, ptr: str) -> str:
+        if ptr not in self.shadow:
+            self.shadow[ptr] = f'%"gl.sh.{len(self.shadow)}"'
+            self.primal_of_shadow[self.shadow[ptr]] = ptr
+        return self.shadow[ptr]
+
+    # -- synthesis -----------------------------------------------------------------------------
+    def run(self, name: str) -> Derivative:
+        self._check()
+        params = []
+        for i, (p, kind) in enumerate(zip(self.fn.params, self.sig.args)):
+            params.append(f"{p.type} {p.name}")
+            if kind in ("dup", "dupnoneed"):
+                self.shadow[p.name] = f'%"gl.shadow.{i}"'
+                self.primal_of_shadow[self.shadow[p.name]] = p.name
+                params.append(f"ptr {self.shadow[p.name]}")
+        if self.sig.active_return:
+            params.append(f'{self.fn.ret} %"gl.dret"')
+        needs = {b.label: self.needs(b) for b in self.fn.blocks if b.label in self.reachable}
+        forward = [self._forward_block(b, needs.get(b.label, [])) for b in self.fn.blocks]
+        reverse = [self._reverse_block(b, needs[b.label]) for b in self.fn.blocks
+                   if b.label in self.reachable]
+        outs = [p for p, k in zip(self.fn.params, self.sig.args) if k == "out"]
+        exit_lines, ret_type = self._exit(outs)
+        entry = ["gl.entry:"]
+        for ref, slot in self.adj_slot.items():
+            t = self.value_types[ref]
+            entry.append(f"  {slot} = alloca {t}")
+            entry.append(f"  store {t} {self.b.zero(t).ref}, ptr {slot}")
+        entry.append(f"  br label %{_label(self.fn.blocks[0].label)}")
+        header = (f"define internal {ret_type or 'void'} {name}({', '.join(params)}) "
+                  f"{self.target_attrs}{{")
+        body = "\n".join([header, *entry, *sum(forward, []), *sum(reverse, []), *exit_lines, "}"])
+        return Derivative(name, body, ret_type, [p.type for p in outs], self.tape_types,
+                          dict(self.b.declarations))
+
+    def _check(self) -> None:
+        for ins in self.fn.instructions():
+            op = ins.opcode
+            if op in ("invoke", "landingpad", "resume", "callbr", "indirectbr"):
+                if any(self.active(v) or v.ref in self.act.shadowed for v in ins.operands) or self.active(ins.name):
+                    raise self.fail(ins, f"'{op}' (exceptions) on active data is not supported")
+            if op == "call" and ins.callee.startswith("asm") or "asm " in ins.text.split("(")[0]:
+                if any(self.active(v) or v.ref in self.act.shadowed for v in ins.operands):
+                    raise self.fail(ins, "inline assembly on active data")
+            if op == "bitcast" and ins.operands and self.active(ins.operands[0]) and not ins.type.has_float:  # type: ignore[union-attr]
+                raise self.fail(ins, "the bits of an active float are reinterpreted as an integer")
+            if op == "store":
+                val, ptr = ins.operands
+                if (self.active(val) or (val.ref in self.act.shadowed)) and ptr.ref not in self.act.shadowed:
+                    raise self.fail(ins, f"an active value is stored through {ptr.ref}, which has no "
+                                         "shadow (a global, or memory passed as enzyme_const)")
+
+    def _forward_block(self, block: Block, need: list[Value]) -> list[str]:
+        b = self.b
+        b.lines = []
+        label = block.label
+        for ins in block.phis:
+            b.emit(ins.text)
+            if ins.name in self.act.shadowed:
+                incoming = ", ".join(f"[ {self._shadow_of(v, ins)}, %{_label(blk)} ]"
+                                     for v, blk in ins.incoming)
+                b.emit(f"{self.shadow_ref(ins.name)} = phi ptr {incoming}")  # type: ignore[arg-type]
+        preds = self.cfg.preds.get(label, [])
+        if label in self.reachable and len(preds) > 1:
+            from_id = b.fresh("from")
+            entries = []
+            for k, p in enumerate(preds):
+                edges = self.cfg.fn.block(p).terminator.targets.count(label)
+                entries += [f"[ {k}, %{_label(p)} ]"] * edges
+            b.emit(f"{from_id} = phi i32 {', '.join(entries)}")
+            self._push(Value(I32, from_id))
+        for ins in block.instrs:
+            if ins.opcode == "phi" or ins.is_terminator:
+                continue
+            self._forward_instr(ins)
+        term = block.terminator
+        for v in need:
+            self._push(v)
+        if term.opcode == "ret":
+            b.emit(f'br label %"gl.rev.{label}"')
+        else:
+            b.emit(term.text)
+        return [f"{_label(label)}:", *b.lines]
+
+    def _push(self, v: Value) -> None:
+        self.tape_types.add(v.type)
+        self.b.emit(f"call void {tape.push_fn(v.type)}({v})")
+
+    def _shadow_of(self, v: Value, ins: Instr) -> str:
+        if v.ref in self.act.shadowed:
+            return self.shadow_ref(v.ref)
+        if v.ref in ("null", "undef", "poison"):
+            return v.ref
+        raise self.fail(ins, f"pointer {v.ref} mixes with active pointers but has no shadow")
+
+    def _forward_instr(self, ins: Instr) -> None:
+        b = self.b
+        op = ins.opcode
+        b.emit(ins.text)
+        if ins.name in self.act.shadowed and ins.name not in self.shadow_args():
+            sh = self.shadow_ref(ins.name)  # type: ignore[arg-type]
+            if op == "getelementptr":
+                flags = " ".join(f for f in ins.flags if f in ("inbounds", "nuw", "nusw"))
+                idx = ", ".join(str(v) for v in ins.operands[1:])
+                b.emit(f"{sh} = getelementptr {flags} {ins.alloc_type}, ptr "
+                       f"{self._shadow_of(ins.operands[0], ins)}{', ' + idx if idx else ''}")
+            elif op in ("bitcast", "addrspacecast", "freeze"):
+                b.emit(f"{sh} = {op} ptr {self._shadow_of(ins.operands[0], ins)}"
+                       + (f" to {ins.type}" if op != "freeze" else ""))
+            elif op == "select":
+                c, x, y = ins.operands
+                b.emit(f"{sh} = select {c}, ptr {self._shadow_of(x, ins)}, ptr {self._shadow_of(y, ins)}")
+            elif op == "load":
+                b.emit(f"{sh} = load ptr, ptr {self.shadow_ref(ins.operands[0].ref)}")
+            elif op == "alloca":
+                count = f", {ins.operands[0]}" if ins.operands else ""
+                b.emit(f"{sh} = alloca {ins.alloc_type}{count}")
+                size = f"ptrtoint (ptr getelementptr ({ins.alloc_type}, ptr null, i32 1) to i64)"
+                if ins.operands:
+                    size = b.binop("mul", Value(I64, size),
+                                   b.cast("sext", ins.operands[0], I64) if ins.operands[0].type != I64
+                                   else ins.operands[0]).ref
+                b.declarations.setdefault("@llvm.memset.p0.i64",
+                                          "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)")
+                b.emit(f"call void @llvm.memset.p0.i64(ptr {sh}, i8 0, i64 {size}, i1 false)")
+            else:
+                raise self.fail(ins, f"cannot make a shadow for '{op}'")
+        elif op == "store":
+            val, ptr = ins.operands
+            if ptr.ref in self.act.shadowed and val.ref in self.act.shadowed:
+                b.emit(f"store ptr {self.shadow_ref(val.ref)}, ptr {self.shadow_ref(ptr.ref)}")
+        elif op == "call":
+            self._forward_call(ins)
+
+    def shadow_args(self) -> set[str]:
+        return {p.name for p, k in zip(self.fn.params, self.sig.args) if k in ("dup", "dupnoneed")}
+
+    def _forward_call(self, ins: Instr) -> None:
+        callee = ins.callee
+        touches = [v for v in ins.operands if self.active(v) or v.ref in self.act.shadowed]
+        if callee.startswith("@llvm.memset"):
+            dst = ins.operands[0]
+            if dst.ref in self.act.shadowed:
+                rest = ", ".join(str(v) for v in ins.operands[1:])
+                self.b.emit(f"call void {callee}(ptr {self.shadow_ref(dst.ref)}, {rest})")
+            return
+        if callee.startswith(("@llvm.memcpy", "@llvm.memmove")):
+            if touches:
+                raise self.fail(ins, "memcpy/memmove of active memory is not supported yet")
+            return
+        if rules.rule_for_call(callee) is not None or rules.is_inactive_call(callee):
+            return
+        if callee.startswith("@llvm.vector.reduce.fadd"):
+            return
+        if touches or self.active(ins.name):
+            what = f"function {callee.lstrip('@')}" if callee.startswith("@") else "an indirect call"
+            raise self.fail(ins, f"{what} has no derivative rule and is not differentiated yet")
+
+    # -- reverse -------------------------------------------------------------------------------
+    def _reverse_block(self, block: Block, need: list[Value]) -> list[str]:
+        b = self.b
+        b.lines = []
+        label = block.label
+        self.env: dict[str, Value] = {}
+        for v in reversed(need):
+            name = b.fresh("tape")
+            self.tape_types.add(v.type)
+            b.emit(f"{name} = call {v.type} {tape.pop_fn(v.type)}()")
+            self.env[v.ref] = Value(v.type, name)
+        term = block.terminator
+        if term.opcode == "ret" and self.sig.active_return and term.operands:
+            self.add_adjoint(term.operands[0], Value(self.fn.ret, '%"gl.dret"'))
+        for ins in reversed(block.instrs):
+            if ins.opcode == "phi" or ins.is_terminator:
+                continue
+            self._reverse_instr(ins)
+        phi_adj = []
+        for ins in block.phis:
+            if self.active(ins.name):
+                phi_adj.append((ins, self.take_adjoint(ins.name, ins.type)))  # type: ignore[arg-type]
+        preds = self.cfg.preds.get(label, [])
+        lines = [f'"gl.rev.{label}":']
+        if not preds:
+            b.emit("br label %\"gl.exit\"")
+            return lines + b.lines
+        if len(preds) == 1:
+            self._phi_transfer(phi_adj, preds[0])
+            b.emit(f'br label %"gl.rev.{preds[0]}"')
+            return lines + b.lines
+        from_id = b.fresh("from")
+        self.tape_types.add(I32)
+        b.emit(f"{from_id} = call i32 {tape.pop_fn(I32)}()")
+        cases = " ".join(f'i32 {k}, label %"gl.edge.{label}.{k}"' for k in range(1, len(preds)))
+        b.emit(f'switch i32 {from_id}, label %"gl.edge.{label}.0" [ {cases} ]')
+        out = lines + b.lines
+        for k, p in enumerate(preds):
+            b.lines = []
+            self._phi_transfer(phi_adj, p)
+            b.emit(f'br label %"gl.rev.{p}"')
+            out += [f'"gl.edge.{label}.{k}":', *b.lines]
+        return out
+
+    def _phi_transfer(self, phi_adj: list[tuple[Instr, Value]], pred: str) -> None:
+        for ins, g in phi_adj:
+            for v, blk in ins.incoming:
+                if blk == pred:
+                    self.add_adjoint(v, g)
+                    break
+
+    def val(self, v: Value) -> Value:
+        """The primal value as available in the current reverse block."""
+        return self.env.get(v.ref, v)
+
+    def _reverse_instr(self, ins: Instr) -> None:
+        op = ins.opcode
+        if op == "store":
+            self._reverse_store(ins)
+            return
+        if op == "call" and ins.callee.startswith("@llvm.memset"):
+            dst = ins.operands[0]
+            if dst.ref in self.act.shadowed:
+                sh = self.env.get(self.shadow_ref(dst.ref), Value(dst.type, self.shadow_ref(dst.ref)))
+                size = self.val(ins.operands[2])
+                self.b.emit(f"call void {ins.callee}(ptr {sh.ref}, i8 0, {size}, i1 false)")
+            return
+        if not self.active(ins.name) or ins.type is None:
+            return
+        g = self.take_adjoint(ins.name, ins.type)  # type: ignore[arg-type]
+        if op == "load":
+            ptr = ins.operands[0]
+            sh = self.env.get(self.shadow_ref(ptr.ref), Value(ptr.type, self.shadow_ref(ptr.ref)))
+            align = _align(ins.text)
+            old = self.b.fresh("m")
+            self.b.emit(f"{old} = load {ins.type}, ptr {sh.ref}{align}")
+            new = self.b.binop("fadd", Value(ins.type, old), g)
+            self.b.emit(f"store {ins.type} {new.ref}, ptr {sh.ref}{align}")
+        elif op in ("fpext", "fptrunc"):
+            src = ins.operands[0]
+            self.add_adjoint(src, self.b.cast("fptrunc" if op == "fpext" else "fpext", g, src.type))
+        elif op == "freeze":
+            self.add_adjoint(ins.operands[0], g)
+        elif op == "select":
+            c, x, y = ins.operands
+            z = self.b.zero(ins.type)
+            cond = self.val(c)
+            if self.active(x):
+                self.add_adjoint(x, self.b.select(cond, g, z))
+            if self.active(y):
+                self.add_adjoint(y, self.b.select(cond, z, g))
+        elif op == "extractelement":
+            vec, idx = ins.operands
+            self.add_adjoint(vec, self._insert(self.b.zero(vec.type), g, self.val(idx)))
+        elif op == "insertelement":
+            vec, elt, idx = ins.operands
+            i = self.val(idx)
+            if self.active(vec):
+                self.add_adjoint(vec, self._insert(g, self.b.zero(elt.type), i))
+            if self.active(elt):
+                name = self.b.fresh("ext")
+                self.b.emit(f"{name} = extractelement {g.type} {g.ref}, {i}")
+                self.add_adjoint(elt, Value(elt.type, name))
+        elif op == "shufflevector":
+            self._reverse_shuffle(ins, g)
+        elif op == "call" and ins.callee.startswith("@llvm.vector.reduce.fadd"):
+            start, vec = ins.operands
+            self.add_adjoint(start, g)
+            if self.active(vec):
+                one = self._insert(Value(vec.type, "poison"), g, Value(I64, "0"))
+                name = self.b.fresh("splat")
+                self.b.emit(f"{name} = shufflevector {vec.type} {one.ref}, {vec.type} poison, "
+                            f"<{vec.type.count} x i32> zeroinitializer")
+                self.add_adjoint(vec, Value(vec.type, name))
+        else:
+            self._reverse_rule(ins, g)
+
+    def _reverse_store(self, ins: Instr) -> None:
+        """The stored-over location's adjoint goes to the stored value, and is then cleared."""
+        val, ptr = ins.operands
+        if ptr.ref not in self.act.shadowed or not val.type.has_float:
+            return
+        if not val.type.is_float:
+            raise self.fail(ins, f"store of an aggregate {val.type} to active memory is not supported yet")
+        sh = self.env.get(self.shadow_ref(ptr.ref), Value(ptr.type, self.shadow_ref(ptr.ref)))
+        align = _align(ins.text)
+        m = self.b.fresh("m")
+        self.b.emit(f"{m} = load {val.type}, ptr {sh.ref}{align}")
+        self.b.emit(f"store {val.type} {self.b.zero(val.type).ref}, ptr {sh.ref}{align}")
+        self.add_adjoint(val, Value(val.type, m))
+
+    def _insert(self, vec: Value, elt: Value, idx: Value) -> Value:
+        name = self.b.fresh("ins")
+        self.b.emit(f"{name} = insertelement {vec.type} {vec.ref}, {elt}, {idx}")
+        return Value(vec.type, name)
+
+    def _reverse_shuffle(self, ins: Instr, g: Value) -> None:
+        a, bvec, mask = ins.operands
+        n = a.type.count
+        lanes = _mask_lanes(mask, ins.type.count)  # type: ignore[union-attr]
+        acc = {0: self.b.zero(a.type), 1: self.b.zero(a.type)}
+        for out_lane, src in enumerate(lanes):
+            if src is None:
+                continue
+            which, lane = (0, src) if src < n else (1, src - n)
+            e = self.b.fresh("lane")
+            self.b.emit(f"{e} = extractelement {g.type} {g.ref}, i64 {out_lane}")
+            cur = self.b.fresh("cur")
+            self.b.emit(f"{cur} = extractelement {a.type} {acc[which].ref}, i64 {lane}")
+            s = self.b.binop("fadd", Value(a.type.elem, cur), Value(a.type.elem, e))  # type: ignore[arg-type]
+            acc[which] = self._insert(acc[which], s, Value(I64, str(lane)))
+        self.add_adjoint(a, acc[0])
+        self.add_adjoint(bvec, acc[1])
+
+    def _reverse_rule(self, ins: Instr, g: Value) -> None:
+        rule = self._rule(ins)
+        if rule is None:
+            raise self.fail(ins, f"no derivative rule for '{ins.opcode}'"
+                            + (f" calling {ins.callee}" if ins.callee else ""))
+        env: dict[str, Value] = {}
+        names = ["x", "y", "z"]
+        for i, v in enumerate(ins.operands[:3]):
+            env[names[i]] = self.val(v)
+        if ins.value is not None:
+            env["r"] = self.val(ins.value)
+        if rule.name == "powi":
+            x, n = ins.operands[0], ins.operands[1]
+            nv = self.val(n)
+            env["n"] = self.b.cast("sitofp", nv, ins.type)  # type: ignore[arg-type]
+            env["k"] = self.b.binop("sub", nv, Value(nv.type, "1"))
+        for i, node in enumerate(rule.compiled()):
+            operand = ins.operands[i]
+            if node is None or not self.active(operand):
+                continue
+            partial = expr.emit(node, env, self.b, g)
+            if partial is None:
+                continue
+            contrib = g if _is_one(partial, self.b) else self.b.binop("fmul", g, partial)
+            self.add_adjoint(operand, contrib)
+
+    def _exit(self, outs: list) -> tuple[list[str], Type | None]:  # type: ignore[type-arg]
+        lines = ['"gl.exit":']
+        vals = []
+        for p in outs:
+            if self.active(p.name):
+                v = self.b.fresh("out")
+                lines.append(f"  {v} = load {p.type}, ptr {self.slot(p.name)}")
+                vals.append(Value(p.type, v))
+            else:
+                vals.append(self.b.zero(p.type))
+        if not outs:
+            lines.append("  ret void")
+            return lines, None
+        if len(outs) == 1:
+            lines.append(f"  ret {vals[0]}")
+            return lines, outs[0].type
+        st = Type("struct", fields=tuple(p.type for p in outs))
+        agg = "poison"
+        for i, v in enumerate(vals):
+            name = self.b.fresh("agg")
+            lines.append(f"  {name} = insertvalue {st} {agg}, {v}, {i}")
+            agg = name
+        lines.append(f"  ret {st} {agg}")
+        return lines, st
+
+
+def _label(label: str) -> str:
+    return label if re.fullmatch(r"[-a-zA-Z$._0-9]+", label) else f'"{label}"'
+
+
+def _align(text: str) -> str:
+    m = _ALIGN.search(text)
+    return f", align {m.group(1)}" if m else ""
+
+
+def _is_one(v: Value, b: Builder) -> bool:
+    return v.ref == b.const(1.0, v.type).ref
+
+
+def _mask_lanes(mask: Value, count: int) -> list[int | None]:
+    ref = mask.ref.strip()
+    if ref == "zeroinitializer":
+        return [0] * count
+    if ref in ("poison", "undef"):
+        return [None] * count
+    lanes: list[int | None] = []
+    for item in ref.strip("<>").split(","):
+        item = item.strip()
+        val = item.split()[-1]
+        lanes.append(None if val in ("poison", "undef") else int(val))
+    return lanes
+

@@ -1,0 +1,140 @@
+"""The derivative rules: one table, keyed by opcode, LLVM intrinsic and libm name.
+
+Each rule gives, per operand, the partial derivative of the result as a formula (gradlink.ad.expr)
+over the operands x, y, z and the result r. Reverse mode multiplies the incoming adjoint by each
+partial; forward mode sums tangent * partial. ``None`` marks an operand with no derivative (an
+integer exponent). Memory, control flow, casts and vector shuffles are structural and handled by
+the synthesis itself; every other instruction that can carry a float must appear here or in
+NOT_DIFFERENTIABLE, which a test checks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gradlink.ad import expr
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    partials: tuple[str | None, ...]
+    libm: tuple[str, ...] = ()          # C library names (double, float, long double)
+    intrinsic: str | None = None        # llvm.<intrinsic>.<type>
+
+    def compiled(self) -> tuple[expr.Node | None, ...]:
+        return tuple(None if p is None else expr.parse(p) for p in self.partials)
+
+    def needs(self) -> set[str]:
+        """Which primal values the partials read: operand names and/or r."""
+        out: set[str] = set()
+        for node in self.compiled():
+            if node is not None:
+                out |= expr.free_names(node)
+        return out
+
+
+def _m(name: str, partials: list[str | None], intrinsic: bool = True, libm: bool = True) -> Rule:
+    return Rule(name, tuple(partials), (name, name + "f", name + "l") if libm else (),
+                name if intrinsic else None)
+
+
+RULES: list[Rule] = [
+    # instructions
+    Rule("fadd", ("1", "1")),
+    Rule("fsub", ("1", "-1")),
+    Rule("fmul", ("y", "x")),
+    Rule("fdiv", ("1 / y", "-x / (y * y)")),
+    Rule("frem", ("1", "-trunc(x / y)")),
+    Rule("fneg", ("-1",)),
+    # elementary functions: libm calls and LLVM intrinsics
+    _m("sin", ["cos(x)"]),
+    _m("cos", ["-sin(x)"]),
+    _m("tan", ["1 / (cos(x) * cos(x))"]),
+    _m("asin", ["1 / sqrt(1 - x * x)"]),
+    _m("acos", ["-1 / sqrt(1 - x * x)"]),
+    _m("atan", ["1 / (1 + x * x)"]),
+    _m("atan2", ["y / (x * x + y * y)", "-x / (x * x + y * y)"]),
+    _m("sinh", ["cosh(x)"]),
+    _m("cosh", ["sinh(x)"]),
+    _m("tanh", ["1 - r * r"]),
+    _m("exp", ["r"]),
+    _m("exp2", ["r * ln2"]),
+    _m("exp10", ["r * ln10"]),
+    _m("expm1", ["r + 1"], intrinsic=False),
+    _m("log", ["1 / x"]),
+    _m("log2", ["1 / (x * ln2)"]),
+    _m("log10", ["1 / (x * ln10)"]),
+    _m("log1p", ["1 / (1 + x)"], intrinsic=False),
+    _m("pow", ["y * pow(x, y - 1)", "r * log(x)"]),
+    Rule("powi", ("n * powi(x, k)", None), intrinsic="powi"),       # see synthesis: n, k ints
+    _m("sqrt", ["0.5 / r"]),
+    _m("cbrt", ["r / (3 * x)"], intrinsic=False),
+    _m("hypot", ["x / r", "y / r"], intrinsic=False),
+    _m("fabs", ["copysign(1, x)"]),
+    Rule("fmin", ("ifle(x, y, 1, 0)", "ifle(x, y, 0, 1)"), ("fmin", "fminf", "fminl")),
+    Rule("fmax", ("ifle(y, x, 1, 0)", "ifle(y, x, 0, 1)"), ("fmax", "fmaxf", "fmaxl")),
+    Rule("minnum", ("ifle(x, y, 1, 0)", "ifle(x, y, 0, 1)"), intrinsic="minnum"),
+    Rule("maxnum", ("ifle(y, x, 1, 0)", "ifle(y, x, 0, 1)"), intrinsic="maxnum"),
+    Rule("minimum", ("ifle(x, y, 1, 0)", "ifle(x, y, 0, 1)"), intrinsic="minimum"),
+    Rule("maximum", ("ifle(y, x, 1, 0)", "ifle(y, x, 0, 1)"), intrinsic="maximum"),
+    _m("copysign", ["copysign(1, x) * copysign(1, y)", "0"]),
+    _m("fma", ["y", "x", "1"]),
+    Rule("fmuladd", ("y", "x", "1"), intrinsic="fmuladd"),
+    _m("erf", ["1.1283791670955126 * exp(-x * x)"], intrinsic=False),
+    _m("erfc", ["-1.1283791670955126 * exp(-x * x)"], intrinsic=False),
+]
+# Piecewise constant: zero derivative everywhere it exists.
+ZERO_DERIVATIVE = ["floor", "ceil", "round", "trunc", "rint", "nearbyint", "roundeven", "lround",
+                   "llround", "lrint", "llrint"]
+RULES += [Rule(n, ("0",), (n, n + "f", n + "l"), n) for n in ZERO_DERIVATIVE]
+
+BY_NAME: dict[str, Rule] = {r.name: r for r in RULES}
+BY_LIBM: dict[str, Rule] = {n: r for r in RULES for n in r.libm}
+BY_INTRINSIC: dict[str, Rule] = {r.intrinsic: r for r in RULES if r.intrinsic}
+
+# Opcodes the synthesis handles structurally (no formula), and ones that never carry a derivative.
+STRUCTURAL = {"phi", "select", "load", "store", "getelementptr", "alloca", "call", "ret", "br",
+              "switch", "unreachable", "extractelement", "insertelement", "shufflevector",
+              "extractvalue", "insertvalue", "fpext", "fptrunc", "bitcast", "freeze"}
+NOT_DIFFERENTIABLE = {"fcmp", "icmp", "fptosi", "fptoui", "sitofp", "uitofp", "add", "sub", "mul",
+                      "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor",
+                      "trunc", "zext", "sext", "ptrtoint", "inttoptr", "addrspacecast"}
+
+# Library calls that neither read nor write floats a derivative could flow through.
+INACTIVE_CALLS = {
+    "printf", "fprintf", "sprintf", "snprintf", "puts", "fputs", "putchar", "fputc", "fflush",
+    "fwrite", "fread", "fopen", "fclose", "perror", "abort", "exit", "_exit", "rand", "srand",
+    "random", "srandom", "time", "clock", "clock_gettime", "gettimeofday", "getenv", "strlen",
+    "strcmp", "strncmp", "strcpy", "strncpy", "__assert_fail", "atexit", "__cxa_atexit",
+    "write", "read", "open", "close", "usleep", "sleep", "isatty", "setvbuf", "scanf", "sscanf",
+    "__printf_chk", "__fprintf_chk", "__sprintf_chk", "__snprintf_chk", "__stack_chk_fail",
+    "_ZNSolsEd", "__errno_location",
+}
+INACTIVE_INTRINSICS = ("llvm.assume", "llvm.lifetime.", "llvm.dbg.", "llvm.experimental.noalias",
+                       "llvm.invariant.", "llvm.prefetch", "llvm.stacksave", "llvm.stackrestore",
+                       "llvm.trap", "llvm.debugtrap", "llvm.expect", "llvm.umax", "llvm.umin",
+                       "llvm.smax", "llvm.smin", "llvm.abs", "llvm.ctpop", "llvm.ctlz",
+                       "llvm.cttz", "llvm.fshl", "llvm.fshr", "llvm.bswap", "llvm.is.fpclass",
+                       "llvm.sadd.", "llvm.uadd.", "llvm.ssub.", "llvm.usub.", "llvm.smul.",
+                       "llvm.umul.", "llvm.vector.reduce.add", "llvm.vector.reduce.or",
+                       "llvm.vector.reduce.and", "llvm.vector.reduce.umax",
+                       "llvm.vector.reduce.smax", "llvm.vector.reduce.umin",
+                       "llvm.vector.reduce.smin", "llvm.vector.reduce.xor")
+
+_INTRINSIC = re.compile(r"^@llvm\.([a-z0-9_]+(?:\.[a-z]+)*?)\.(?:v\d+)?(?:f16|bf16|f32|f64|f80|f128)")
+
+
+def rule_for_call(callee: str) -> Rule | None:
+    """The rule of a called function: '@sin', '@sinf', '@llvm.sin.f64', '@llvm.sin.v2f64'."""
+    name = callee[1:].strip('"')
+    if name.startswith("llvm."):
+        m = _INTRINSIC.match(callee.strip('"'))
+        return BY_INTRINSIC.get(m.group(1)) if m else None
+    return BY_LIBM.get(name)
+
+
+def is_inactive_call(callee: str) -> bool:
+    name = callee[1:].strip('"')
+    return name in INACTIVE_CALLS or name.startswith(INACTIVE_INTRINSICS)

@@ -1,0 +1,97 @@
+"""The tape: a growable, thread-local LIFO byte stack in the generated module itself.
+
+The forward sweep pushes what the reverse sweep needs and cannot recompute (values of loop
+iterations, branch decisions); the reverse sweep pops in the opposite order. Because the stack
+is shared, nested and recursive derivatives interleave correctly. The buffer grows by doubling
+(realloc) and is kept for later calls. Push and pop are small internal functions the post-AD
+optimization inlines.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gradlink.ir.types import Type, size_of
+
+RUNTIME = r'''
+@"gl.tape.base" = internal thread_local global ptr null
+@"gl.tape.top" = internal thread_local global i64 0
+@"gl.tape.cap" = internal thread_local global i64 0
+
+define internal ptr @"gl.tape.reserve"(i64 %n) {
+entry:
+  %top = load i64, ptr @"gl.tape.top"
+  %cap = load i64, ptr @"gl.tape.cap"
+  %end = add i64 %top, %n
+  %full = icmp ugt i64 %end, %cap
+  br i1 %full, label %grow, label %ok, !prof !{!"branch_weights", i32 1, i32 1000}
+grow:
+  %twice = shl i64 %cap, 1
+  %big = call i64 @llvm.umax.i64(i64 %twice, i64 %end)
+  %want = call i64 @llvm.umax.i64(i64 %big, i64 65536)
+  %old = load ptr, ptr @"gl.tape.base"
+  %new = call ptr @realloc(ptr %old, i64 %want)
+  %failed = icmp eq ptr %new, null
+  br i1 %failed, label %oom, label %grown
+oom:
+  call void @abort()
+  unreachable
+grown:
+  store ptr %new, ptr @"gl.tape.base"
+  store i64 %want, ptr @"gl.tape.cap"
+  br label %ok
+ok:
+  %base = load ptr, ptr @"gl.tape.base"
+  %slot = getelementptr i8, ptr %base, i64 %top
+  store i64 %end, ptr @"gl.tape.top"
+  ret ptr %slot
+}
+
+define internal ptr @"gl.tape.release"(i64 %n) alwaysinline {
+entry:
+  %top = load i64, ptr @"gl.tape.top"
+  %new = sub i64 %top, %n
+  store i64 %new, ptr @"gl.tape.top"
+  %base = load ptr, ptr @"gl.tape.base"
+  %slot = getelementptr i8, ptr %base, i64 %new
+  ret ptr %slot
+}
+'''
+
+RUNTIME_DECLS = {
+    "@realloc": "declare ptr @realloc(ptr, i64)",
+    "@abort": "declare void @abort()",
+    "@llvm.umax.i64": "declare i64 @llvm.umax.i64(i64, i64)",
+}
+
+
+def suffix(t: Type) -> str:
+    return re.sub(r"[^a-zA-Z0-9]+", "_", str(t)).strip("_")
+
+
+def push_fn(t: Type) -> str:
+    return f'@"gl.push.{suffix(t)}"'
+
+
+def pop_fn(t: Type) -> str:
+    return f'@"gl.pop.{suffix(t)}"'
+
+
+def accessors(t: Type) -> str:
+    """Push and pop for one type; unaligned so values of every size share one stack."""
+    n = size_of(t)
+    return f'''
+define internal void {push_fn(t)}({t} %v) alwaysinline {{
+entry:
+  %slot = call ptr @"gl.tape.reserve"(i64 {n})
+  store {t} %v, ptr %slot, align 1
+  ret void
+}}
+
+define internal {t} {pop_fn(t)}() alwaysinline {{
+entry:
+  %slot = call ptr @"gl.tape.release"(i64 {n})
+  %v = load {t}, ptr %slot, align 1
+  ret {t} %v
+}}
+'''

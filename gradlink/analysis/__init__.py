@@ -1,0 +1,1 @@
+"""Analyses over gradlink.ir functions: CFG, dominators, loops, activity."""

@@ -1,0 +1,164 @@
+"""Activity analysis: which values carry derivatives and which pointers need shadows.
+
+Forward ("varied") propagation from the active arguments to a fixed point: a float value is
+active when it is computed from an active value, or loaded from memory that has a shadow; a
+pointer has a shadow when it is an active argument, is derived from one (GEP, casts, phi,
+select), is loaded from shadowed memory, or is a stack slot that an active value is stored into.
+Backward ("useful") propagation then keeps only what can reach the active return value or a
+store into shadowed memory: adjoints of the rest would be zero, so no code is emitted for them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gradlink.ad import rules
+from gradlink.ir.model import Function, Instr
+
+POINTER_DERIVATIONS = {"getelementptr", "bitcast", "addrspacecast", "select", "phi", "freeze"}
+FLOAT_PROPAGATING = {"fadd", "fsub", "fmul", "fdiv", "frem", "fneg", "select", "phi", "fpext",
+                     "fptrunc", "extractelement", "insertelement", "shufflevector", "freeze",
+                     "extractvalue", "insertvalue", "bitcast"}
+
+
+@dataclass
+class Activity:
+    varied: set[str] = field(default_factory=set)       # values with adjoints
+    shadowed: set[str] = field(default_factory=set)     # pointers with shadows
+    useful: set[str] = field(default_factory=set)       # values whose adjoint can be non-zero
+    active_return: bool = False
+
+    def active(self, name: str | None) -> bool:
+        return name is not None and name in self.varied and name in self.useful
+
+
+def _root_alloca(name: str, defs: dict[str, Instr]) -> Instr | None:
+    seen = set()
+    while name in defs and name not in seen:
+        seen.add(name)
+        ins = defs[name]
+        if ins.opcode == "alloca":
+            return ins
+        if ins.opcode in ("getelementptr", "bitcast", "addrspacecast") and ins.operands:
+            name = ins.operands[0].ref
+        else:
+            return None
+    return None
+
+
+def analyze(fn: Function, arg_activity: dict[str, str], active_return: bool) -> Activity:
+    act = Activity(active_return=active_return)
+    defs = fn.definitions()
+    for p in fn.params:
+        kind = arg_activity.get(p.name, "const")
+        if kind == "out":
+            act.varied.add(p.name)
+        elif kind in ("dup", "dupnoneed"):
+            act.shadowed.add(p.name)
+    instrs = fn.instructions()
+    changed = True
+    while changed:
+        changed = False
+        for ins in instrs:
+            changed |= _forward(ins, act, defs)
+    _backward(fn, act, instrs)
+    return act
+
+
+def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
+    name, op = ins.name, ins.opcode
+    before = (len(act.varied), len(act.shadowed))
+    used = [v.ref for v in ins.uses() if v.is_local]
+    if op == "store":
+        val, ptr = ins.operands
+        if (val.ref in act.varied or val.ref in act.shadowed) and ptr.ref not in act.shadowed:
+            root = _root_alloca(ptr.ref, defs)
+            if root is not None and root.name:
+                act.shadowed.add(root.name)
+    elif op in ("call", "invoke") and ins.callee.startswith("@llvm.mem") and len(ins.operands) >= 2:
+        dst, src = ins.operands[0], ins.operands[1]
+        if src.ref in act.shadowed and dst.ref not in act.shadowed:
+            root = _root_alloca(dst.ref, defs)
+            if root is not None and root.name:
+                act.shadowed.add(root.name)
+    if name is None or ins.type is None:
+        return (len(act.varied), len(act.shadowed)) != before
+    if op in POINTER_DERIVATIONS and ins.type.is_ptr:
+        ptr_ops = used[1:] if op == "select" else used
+        if any(u in act.shadowed for u in ptr_ops[:1] if op == "getelementptr") or (
+                op != "getelementptr" and any(u in act.shadowed for u in ptr_ops)):
+            act.shadowed.add(name)
+    elif op == "load":
+        if ins.operands[0].ref in act.shadowed:
+            if ins.type.has_float:
+                act.varied.add(name)
+            elif ins.type.is_ptr:
+                act.shadowed.add(name)
+    elif ins.type.has_float:
+        if op in FLOAT_PROPAGATING:
+            srcs = used[1:] if op == "select" else used
+            if any(u in act.varied for u in srcs):
+                act.varied.add(name)
+        elif op in ("call", "invoke"):
+            if any(u in act.varied or u in act.shadowed for u in used) and not (
+                    rules.is_inactive_call(ins.callee) or _zero_rule(ins)):
+                act.varied.add(name)
+    return (len(act.varied), len(act.shadowed)) != before
+
+
+def _zero_rule(ins: Instr) -> bool:
+    rule = rules.rule_for_call(ins.callee)
+    return rule is not None and all(p == "0" for p in rule.partials)
+
+
+def _backward(fn: Function, act: Activity, instrs: list[Instr]) -> None:
+    """Values whose adjoint can be non-zero: those reaching the active return or active memory."""
+    useful = act.useful
+    work: list[str] = []
+
+    def mark(ref: str) -> None:
+        if ref in act.varied and ref not in useful:
+            useful.add(ref)
+            work.append(ref)
+
+    defs = fn.definitions()
+    for ins in instrs:
+        if ins.opcode == "ret" and ins.operands and act.active_return:
+            mark(ins.operands[0].ref)
+        elif ins.opcode == "store" and ins.operands[1].ref in act.shadowed:
+            mark(ins.operands[0].ref)
+        elif ins.opcode in ("call", "invoke") and not ins.callee.startswith("@llvm.") and (
+                rules.rule_for_call(ins.callee) is None):
+            for v in ins.operands:            # unknown calls: conservatively everything flows
+                mark(v.ref)
+    while work:
+        name = work.pop()
+        ins = defs.get(name)
+        if ins is None:
+            continue
+        for v in ins.uses():
+            if v.is_local:
+                mark(v.ref)
+
+
+def print_activity(fn: Function, act: Activity) -> str:
+    lines = [f"function {fn.name}"]
+    for p in fn.params:
+        lines.append(f"  arg {p.name}: {_label(p.name, act)}")
+    for b in fn.blocks:
+        lines.append(f"{b.label}:")
+        for ins in b.instrs:
+            lines.append(f"  {_label(ins.name, act):10s} {ins.text}")
+    return "\n".join(lines)
+
+
+def _label(name: str | None, act: Activity) -> str:
+    if name is None:
+        return "-"
+    if name in act.shadowed:
+        return "shadowed"
+    if act.active(name):
+        return "active"
+    if name in act.varied:
+        return "varied"       # depends on active inputs, but no influence on the outputs
+    return "inactive"

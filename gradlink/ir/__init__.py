@@ -1,0 +1,1 @@
+"""gradlink's SSA IR, read from LLVM's textual form."""

@@ -1,0 +1,119 @@
+"""gradlink's own SSA IR: functions, blocks and instructions read from LLVM text.
+
+Parsed instructions keep their original text (minus debug attachments) so the primal part of a
+derivative is re-emitted exactly; the fields describe what analyses and rules need. Instructions
+the AD synthesizes are printed by ``Instr.print``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gradlink.ir.types import Type
+
+
+@dataclass(frozen=True)
+class Value:
+    """A typed operand: a local (%x), a global (@g) or a constant, spelled as in LLVM text."""
+
+    type: Type
+    ref: str
+
+    @property
+    def is_local(self) -> bool:
+        return self.ref.startswith("%")
+
+    @property
+    def is_global(self) -> bool:
+        return self.ref.startswith("@")
+
+    @property
+    def is_constant(self) -> bool:
+        return not self.is_local
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.ref}"
+
+
+@dataclass
+class Instr:
+    opcode: str
+    name: str | None = None                   # result, e.g. "%x"; None for void
+    type: Type | None = None                  # result type
+    operands: list[Value] = field(default_factory=list)
+    flags: tuple[str, ...] = ()               # fast-math / wrap flags
+    pred: str = ""                            # fcmp/icmp predicate
+    callee: str = ""                          # call: "@sin", or "%fnptr" for indirect calls
+    incoming: list[tuple[Value, str]] = field(default_factory=list)   # phi: (value, block)
+    targets: list[str] = field(default_factory=list)                   # br/switch successors
+    cases: list[tuple[Value, str]] = field(default_factory=list)       # switch cases
+    alloc_type: Type | None = None            # alloca's type, gep's source element type
+    indices: list[int] = field(default_factory=list)                   # extract/insertvalue
+    text: str = ""                            # the original instruction, debug attachments removed
+    dbg: str | None = None                    # the !dbg attachment's metadata id, e.g. "!31"
+    block: str = ""
+
+    @property
+    def value(self) -> Value | None:
+        return Value(self.type, self.name) if self.name and self.type else None
+
+    @property
+    def is_terminator(self) -> bool:
+        return self.opcode in ("br", "switch", "ret", "unreachable", "indirectbr", "invoke",
+                               "resume", "callbr")
+
+    def uses(self) -> list[Value]:
+        vals = list(self.operands)
+        vals.extend(v for v, _ in self.incoming)
+        return vals
+
+    def print(self) -> str:
+        return self.text
+
+
+@dataclass
+class Block:
+    label: str                                 # without '%' and ':'
+    instrs: list[Instr] = field(default_factory=list)
+
+    @property
+    def phis(self) -> list[Instr]:
+        return [i for i in self.instrs if i.opcode == "phi"]
+
+    @property
+    def terminator(self) -> Instr:
+        return self.instrs[-1]
+
+    @property
+    def ref(self) -> str:
+        return "%" + self.label
+
+
+@dataclass
+class Param:
+    type: Type
+    name: str          # "%x"
+    attrs: str = ""
+
+
+@dataclass
+class Function:
+    name: str                                  # "@f"
+    ret: Type
+    params: list[Param]
+    blocks: list[Block]
+    header: str = ""                           # the original 'define ...' line up to '{'
+    attrs: str = ""                            # attribute group refs after the parameter list
+    dbg: str | None = None                     # the function's !dbg DISubprogram id
+
+    def block(self, label: str) -> Block:
+        for b in self.blocks:
+            if b.label == label:
+                return b
+        raise KeyError(label)
+
+    def instructions(self) -> list[Instr]:
+        return [i for b in self.blocks for i in b.instrs]
+
+    def definitions(self) -> dict[str, Instr]:
+        return {i.name: i for b in self.blocks for i in b.instrs if i.name}
