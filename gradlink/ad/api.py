@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from gradlink.ad import tape
 from gradlink.ad.errors import ADError, DebugLocations, describe
-from gradlink.ad.reverse import Derivative, ReverseSynthesis, Signature
+from gradlink.ad.reverse import CalleeDerivative, Derivative, ReverseSynthesis, Signature
 from gradlink.analysis import activity, cfg
 from gradlink.ir.model import Function, Instr, Value
 from gradlink.ir.parse import ParseError, function_texts, parse_function
@@ -56,6 +56,8 @@ class Differentiator:
         self.locations = DebugLocations(module_text)
         self.attr_groups = {m.group(1): m.group(2) for m in _ATTR_GROUP.finditer(module_text)}
         self.derivatives: dict[tuple[str, str], Derivative] = {}
+        self.pairs: dict[tuple[str, str], CalleeDerivative] = {}
+        self.split_functions: list[Derivative] = []
         self.parsed: dict[str, Function] = {}
 
     def function(self, name: str) -> Function:
@@ -176,9 +178,41 @@ class Differentiator:
             act = activity.analyze(fn, arg_act, sig.active_return)
             name = f'@"gl.diffe.{target.lstrip("@").strip(chr(34))}.{sig.key()}"'
             synth = ReverseSynthesis(fn, sig, graph, act, self.locations.where,
-                                     self._target_attrs(fn))
+                                     self._target_attrs(fn), callees=self.callee_pair)
             self.derivatives[key] = synth.run(name)
         return self.derivatives[key]
+
+    def callee_pair(self, callee: str, sig: Signature) -> CalleeDerivative | None:
+        """Augmented forward and reverse of a function the differentiated code calls; made once
+        per signature (registered before synthesis, so recursion finds it)."""
+        if callee not in self.fns:
+            return None
+        key = (callee, sig.key())
+        if key in self.pairs:
+            return self.pairs[key]
+        fn = self.function(callee)
+        if len(fn.params) != len(sig.args):
+            raise ADError(f"cannot differentiate a variadic call of {callee.lstrip('@')}")
+        base = callee.lstrip("@").strip('"')
+        outs = [i for i, k in enumerate(sig.args) if k == "out"]
+        out_types = [fn.params[i].type for i in outs]
+        ret: Type | None
+        if not outs:
+            ret = None
+        elif len(outs) == 1:
+            ret = out_types[0]
+        else:
+            ret = Type("struct", fields=tuple(out_types))
+        pair = CalleeDerivative(f'@"gl.aug.{base}.{sig.key()}"', f'@"gl.rev.{base}.{sig.key()}"',
+                                ret, outs)
+        self.pairs[key] = pair
+        graph = cfg.build(fn)
+        act = activity.analyze(fn, {p.name: k for p, k in zip(fn.params, sig.args)},
+                               sig.active_return)
+        synth = ReverseSynthesis(fn, sig, graph, act, self.locations.where,
+                                 self._target_attrs(fn), callees=self.callee_pair, split=True)
+        self.split_functions.extend(synth.run_split(pair.aug, pair.rev))
+        return pair
 
     def _target_attrs(self, fn: Function) -> str:
         out = []
@@ -220,7 +254,7 @@ class Differentiator:
         parts = ["\n"]
         types: set[Type] = set()
         decls: dict[str, str] = {}
-        for d in self.derivatives.values():
+        for d in [*self.derivatives.values(), *self.split_functions]:
             parts.append(d.text + "\n")
             types |= d.tape_types
             decls.update(d.declarations)

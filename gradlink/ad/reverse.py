@@ -30,6 +30,12 @@ from gradlink.ir.model import Block, Function, Instr, Value
 from gradlink.ir.types import I32, I64, Type
 
 _ALIGN = re.compile(r",\s*align (\d+)")
+# Loop metadata holds source locations of the original function: invalid in another function.
+_LOOP_MD = re.compile(r",\s*!llvm\.loop !\d+")
+
+
+def primal_text(ins: Instr) -> str:
+    return _LOOP_MD.sub("", ins.text)
 
 
 @dataclass
@@ -45,6 +51,16 @@ class Signature:
 
 
 @dataclass
+class CalleeDerivative:
+    """The augmented forward and reverse functions of a called function, for one signature."""
+
+    aug: str                     # returns the primal result, leaves its tape on the stack
+    rev: str                     # takes args, shadows [, dret]; returns the out adjoints
+    ret: Type | None             # rev's return type
+    out_positions: list[int]     # which parameters' adjoints rev returns, in order
+
+
+@dataclass
 class Derivative:
     name: str
     text: str
@@ -56,8 +72,13 @@ class Derivative:
 
 class ReverseSynthesis:
     def __init__(self, fn: Function, sig: Signature, cfg: CFG, act: Activity,
-                 where: Callable[[str | None], str | None], target_attrs: str) -> None:
+                 where: Callable[[str | None], str | None], target_attrs: str,
+                 callees: Callable[[str, Signature], CalleeDerivative | None] | None = None,
+                 split: bool = False) -> None:
         self.fn, self.sig, self.cfg, self.act = fn, sig, cfg, act
+        self.callees = callees or (lambda name, sig: None)
+        self.split = split
+        self.callee_cache: dict[tuple[str, str], CalleeDerivative | None] = {}
         self.where = where
         self.target_attrs = target_attrs
         self.b = Builder()
@@ -106,6 +127,8 @@ class ReverseSynthesis:
     def direct(self, ref: str) -> bool:
         """Usable as is in every reverse block: one instance, defined before all returns."""
         ref = self.primal_of_shadow.get(ref, ref)       # a shadow lives where its primal does
+        if self.split:                                  # the reverse is another function
+            return not ref.startswith("%") or ref in {p.name for p in self.fn.params}
         if not ref.startswith("%") or ref in self.value_types and ref not in self.defs:
             return True                                   # constant, global or parameter
         ins = self.defs.get(ref)
@@ -133,11 +156,43 @@ class ReverseSynthesis:
                 want(Value(ins.operands[0].type, self.shadow_ref(ins.operands[0].ref)))
                 want(ins.operands[2])
                 continue
+            if op == "call" and self._callee(ins) is not None:
+                for v in ins.operands:
+                    want(v)
+                    if v.ref in self.act.shadowed:
+                        want(Value(v.type, self.shadow_ref(v.ref)))
+                continue
             if not self.active(ins.name):
                 continue
             for v in self._rule_inputs(ins):
                 want(v)
         return [Value(t, r) for r, t in need.items()]
+
+    def call_signature(self, ins: Instr) -> Signature:
+        kinds = []
+        for v in ins.operands:
+            if self.active(v):
+                kinds.append("out")
+            elif v.ref in self.act.shadowed:
+                kinds.append("dup")
+            else:
+                kinds.append("const")
+        return Signature(kinds, self.active(ins.name))
+
+    def _callee(self, ins: Instr) -> CalleeDerivative | None:
+        """The derivative pair for a call of a function defined in the module, when the call
+        touches active data; None for rule-based, inactive or untouched calls."""
+        if ins.opcode != "call" or not ins.callee.startswith("@") or ins.callee.startswith("@llvm."):
+            return None
+        if rules.rule_for_call(ins.callee) is not None or rules.is_inactive_call(ins.callee):
+            return None
+        sig = self.call_signature(ins)
+        if not sig.active_return and all(k == "const" for k in sig.args):
+            return None
+        key = (ins.callee, sig.key())
+        if key not in self.callee_cache:
+            self.callee_cache[key] = self.callees(ins.callee, sig)
+        return self.callee_cache[key]
 
     def _reverse_touches_memory(self, ins: Instr) -> bool:
         if ins.opcode == "load":
@@ -178,6 +233,52 @@ class ReverseSynthesis:
         return self.shadow[ptr]
 
     # -- synthesis -----------------------------------------------------------------------------
+    def run_split(self, aug_name: str, rev_name: str) -> tuple[Derivative, Derivative]:
+        """Augmented forward (primal + tape) and reverse (adjoints) as two functions."""
+        self._check()
+        params = []
+        for i, (p, kind) in enumerate(zip(self.fn.params, self.sig.args)):
+            params.append(f"{p.type} {p.name}")
+            if kind in ("dup", "dupnoneed"):
+                self.shadow[p.name] = f'%"gl.shadow.{i}"'
+                self.primal_of_shadow[self.shadow[p.name]] = p.name
+                params.append(f"ptr {self.shadow[p.name]}")
+        rev_params = list(params)
+        if self.sig.active_return:
+            rev_params.append(f'{self.fn.ret} %"gl.dret"')
+        needs = {b.label: self.needs(b) for b in self.fn.blocks if b.label in self.reachable}
+        forward = [self._forward_block(b, needs.get(b.label, [])) for b in self.fn.blocks]
+        aug_text = "\n".join([f"define internal {self.fn.ret} {aug_name}({', '.join(params)}) "
+                              f"{self.target_attrs}{{", *sum(forward, []), "}"])
+        self.adj_slot = {}
+        reverse = [self._reverse_block(b, needs[b.label]) for b in self.fn.blocks
+                   if b.label in self.reachable]
+        outs = [p for p, k in zip(self.fn.params, self.sig.args) if k == "out"]
+        exit_lines, ret_type = self._exit(outs)
+        entry = ["gl.entry:", *self._adjoint_slots()]
+        exits = [e for e in self.exits if e in self.reachable]
+        if len(exits) == 1:
+            entry.append(f'  br label %"gl.rev.{exits[0]}"')
+        else:
+            self.tape_types.add(I32)
+            entry.append(f'  %"gl.exit.id" = call i32 {tape.pop_fn(I32)}()')
+            cases = " ".join(f'i32 {k}, label %"gl.rev.{e}"' for k, e in enumerate(exits) if k)
+            entry.append(f'  switch i32 %"gl.exit.id", label %"gl.rev.{exits[0]}" [ {cases} ]')
+        rev_text = "\n".join([f"define internal {ret_type or 'void'} {rev_name}({', '.join(rev_params)}) "
+                              f"{self.target_attrs}{{", *entry, *sum(reverse, []), *exit_lines, "}"])
+        decls = dict(self.b.declarations)
+        out_types = [p.type for p in outs]
+        return (Derivative(aug_name, aug_text, self.fn.ret, [], self.tape_types, decls),
+                Derivative(rev_name, rev_text, ret_type, out_types, self.tape_types, decls))
+
+    def _adjoint_slots(self) -> list[str]:
+        lines = []
+        for ref, slot in self.adj_slot.items():
+            t = self.value_types[ref]
+            lines.append(f"  {slot} = alloca {t}")
+            lines.append(f"  store {t} {self.b.zero(t).ref}, ptr {slot}")
+        return lines
+
     def run(self, name: str) -> Derivative:
         self._check()
         params = []
@@ -195,11 +296,7 @@ class ReverseSynthesis:
                    if b.label in self.reachable]
         outs = [p for p, k in zip(self.fn.params, self.sig.args) if k == "out"]
         exit_lines, ret_type = self._exit(outs)
-        entry = ["gl.entry:"]
-        for ref, slot in self.adj_slot.items():
-            t = self.value_types[ref]
-            entry.append(f"  {slot} = alloca {t}")
-            entry.append(f"  store {t} {self.b.zero(t).ref}, ptr {slot}")
+        entry = ["gl.entry:", *self._adjoint_slots()]
         entry.append(f"  br label %{_label(self.fn.blocks[0].label)}")
         header = (f"define internal {ret_type or 'void'} {name}({', '.join(params)}) "
                   f"{self.target_attrs}{{")
@@ -229,7 +326,7 @@ class ReverseSynthesis:
         b.lines = []
         label = block.label
         for ins in block.phis:
-            b.emit(ins.text)
+            b.emit(primal_text(ins))
             if ins.name in self.act.shadowed:
                 incoming = ", ".join(f"[ {self._shadow_of(v, ins)}, %{_label(blk)} ]"
                                      for v, blk in ins.incoming)
@@ -250,10 +347,14 @@ class ReverseSynthesis:
         term = block.terminator
         for v in need:
             self._push(v)
-        if term.opcode == "ret":
+        if term.opcode == "ret" and not self.split:
             b.emit(f'br label %"gl.rev.{label}"')
         else:
-            b.emit(term.text)
+            if term.opcode == "ret":
+                exits = [e for e in self.exits if e in self.reachable]
+                if len(exits) > 1:
+                    self._push(Value(I32, str(exits.index(label))))
+            b.emit(primal_text(term))
         return [f"{_label(label)}:", *b.lines]
 
     def _push(self, v: Value) -> None:
@@ -267,10 +368,25 @@ class ReverseSynthesis:
             return v.ref
         raise self.fail(ins, f"pointer {v.ref} mixes with active pointers but has no shadow")
 
+    def _call_args(self, ins: Instr, available: Callable[[Value], Value]) -> list[str]:
+        out = []
+        for v in ins.operands:
+            out.append(str(available(v)))
+            if v.ref in self.act.shadowed:
+                sh = self.shadow_ref(v.ref)
+                out.append(f"ptr {available(Value(v.type, sh)).ref}")
+        return out
+
     def _forward_instr(self, ins: Instr) -> None:
         b = self.b
         op = ins.opcode
-        b.emit(ins.text)
+        callee = self._callee(ins) if op == "call" else None
+        if callee is not None:
+            args = ", ".join(self._call_args(ins, lambda v: v))
+            result = f"{ins.name} = " if ins.name else ""
+            b.emit(f"{result}call {ins.type or 'void'} {callee.aug}({args})")
+            return
+        b.emit(primal_text(ins))
         if ins.name in self.act.shadowed and ins.name not in self.shadow_args():
             sh = self.shadow_ref(ins.name)  # type: ignore[arg-type]
             if op == "getelementptr":
@@ -328,7 +444,7 @@ class ReverseSynthesis:
             return
         if touches or self.active(ins.name):
             what = f"function {callee.lstrip('@')}" if callee.startswith("@") else "an indirect call"
-            raise self.fail(ins, f"{what} has no derivative rule and is not differentiated yet")
+            raise self.fail(ins, f"{what} has no body in the LTO unit and no derivative rule")
 
     # -- reverse -------------------------------------------------------------------------------
     def _reverse_block(self, block: Block, need: list[Value]) -> list[str]:
@@ -387,6 +503,10 @@ class ReverseSynthesis:
 
     def _reverse_instr(self, ins: Instr) -> None:
         op = ins.opcode
+        callee = self._callee(ins) if op == "call" else None
+        if callee is not None:
+            self._reverse_call(ins, callee)
+            return
         if op == "store":
             self._reverse_store(ins)
             return
@@ -446,6 +566,25 @@ class ReverseSynthesis:
                 self.add_adjoint(vec, Value(vec.type, name))
         else:
             self._reverse_rule(ins, g)
+
+    def _reverse_call(self, ins: Instr, callee: CalleeDerivative) -> None:
+        args = self._call_args(ins, lambda v: self.env.get(v.ref, v))
+        if self.active(ins.name):
+            g = self.take_adjoint(ins.name, ins.type)  # type: ignore[arg-type]
+            args.append(str(g))
+        if callee.ret is None:
+            self.b.emit(f"call void {callee.rev}({', '.join(args)})")
+            return
+        res = self.b.fresh("radj")
+        self.b.emit(f"{res} = call {callee.ret} {callee.rev}({', '.join(args)})")
+        for k, pos in enumerate(callee.out_positions):
+            operand = ins.operands[pos]
+            if len(callee.out_positions) == 1:
+                self.add_adjoint(operand, Value(operand.type, res))
+            else:
+                el = self.b.fresh("radj")
+                self.b.emit(f"{el} = extractvalue {callee.ret} {res}, {k}")
+                self.add_adjoint(operand, Value(operand.type, el))
 
     def _reverse_store(self, ins: Instr) -> None:
         """The stored-over location's adjoint goes to the stored value, and is then cleared."""
