@@ -42,6 +42,34 @@ def inspect(file: str, symbols: bool) -> None:
         raise click.ClickException(str(e)) from None
 
 
+@main.command(name="ir")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--function", "-f", "functions", multiple=True,
+              help="Only this function (repeatable); default: every defined function.")
+@click.option("--print-cfg", is_flag=True, help="Blocks with predecessors, dominator, loop depth.")
+@click.option("--print-types", is_flag=True, help="Type analysis: values and pointed-to memory.")
+@click.option("--print-activity", is_flag=True,
+              help="Activity analysis, each argument active by Enzyme's defaults unless --args.")
+@click.option("--args", "arg_kinds", default=None,
+              help="Activity of the arguments for --print-activity, e.g. 'dup,const,out'.")
+def ir(file: str, functions: tuple[str, ...], print_cfg: bool, print_types: bool,
+       print_activity: bool, arg_kinds: str | None) -> None:
+    """Read an LLVM IR (.ll) or bitcode (.bc) FILE with gradlink's IR reader and print analyses."""
+    from gradlink.irtool import run_ir
+    try:
+        for line in run_ir(file, functions, print_cfg, print_types, print_activity, arg_kinds):
+            click.echo(line)
+    except ValueError as e:
+        raise click.ClickException(str(e)) from None
+
+
+@main.command(name="include-dir")
+def include_dir() -> None:
+    """Print the folder holding gradlink.h (use: -I$(gradlink include-dir))."""
+    from pathlib import Path
+    click.echo(str(Path(__file__).resolve().parent / "include"))
+
+
 @main.command()
 def version() -> None:
     """Print the versions of gradlink, llvmlite, LLVM and the native linker."""

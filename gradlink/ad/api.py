@@ -19,7 +19,7 @@ from gradlink.ad.errors import ADError, DebugLocations, describe
 from gradlink.ad.reverse import CalleeDerivative, Derivative, ReverseSynthesis, Signature
 from gradlink.analysis import activity, cfg
 from gradlink.ir.model import Function, Instr, Value
-from gradlink.ir.parse import ParseError, function_texts, parse_function
+from gradlink.ir.parse import ParseError, function_texts, parse_function, struct_types
 from gradlink.ir.types import Type
 
 MARKERS = {"enzyme_dup", "enzyme_dupnoneed", "enzyme_const", "enzyme_out"}
@@ -55,6 +55,7 @@ class Differentiator:
         self.fns = function_texts(module_text)
         self.locations = DebugLocations(module_text)
         self.attr_groups = {m.group(1): m.group(2) for m in _ATTR_GROUP.finditer(module_text)}
+        self.structs = struct_types(module_text)
         self.derivatives: dict[tuple[str, str], Derivative] = {}
         self.pairs: dict[tuple[str, str], CalleeDerivative] = {}
         self.split_functions: list[Derivative] = []
@@ -178,7 +179,8 @@ class Differentiator:
             act = activity.analyze(fn, arg_act, sig.active_return)
             name = f'@"gl.diffe.{target.lstrip("@").strip(chr(34))}.{sig.key()}"'
             synth = ReverseSynthesis(fn, sig, graph, act, self.locations.where,
-                                     self._target_attrs(fn), callees=self.callee_pair)
+                                     self._target_attrs(fn), callees=self.callee_pair,
+                                     structs=self.structs)
             self.derivatives[key] = synth.run(name)
         return self.derivatives[key]
 
@@ -210,7 +212,8 @@ class Differentiator:
         act = activity.analyze(fn, {p.name: k for p, k in zip(fn.params, sig.args)},
                                sig.active_return)
         synth = ReverseSynthesis(fn, sig, graph, act, self.locations.where,
-                                 self._target_attrs(fn), callees=self.callee_pair, split=True)
+                                 self._target_attrs(fn), callees=self.callee_pair, split=True,
+                                 structs=self.structs)
         self.split_functions.extend(synth.run_split(pair.aug, pair.rev))
         return pair
 
@@ -254,10 +257,13 @@ class Differentiator:
         parts = ["\n"]
         types: set[Type] = set()
         decls: dict[str, str] = {}
+        helpers: dict[str, str] = {}
         for d in [*self.derivatives.values(), *self.split_functions]:
             parts.append(d.text + "\n")
             types |= d.tape_types
             decls.update(d.declarations)
+            helpers.update(d.helpers)
+        parts.extend(helpers.values())
         if types:
             parts.append(tape.RUNTIME)
             decls.update(tape.RUNTIME_DECLS)

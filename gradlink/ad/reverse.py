@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from gradlink.ad import expr, rules, tape
 from gradlink.ad.builder import Builder
 from gradlink.ad.errors import ADError, describe
-from gradlink.analysis.activity import Activity
+from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, Activity
+from gradlink.analysis.typeinfo import TypeAnalysis
 from gradlink.analysis.cfg import CFG
 from gradlink.ir.model import Block, Function, Instr, Value
 from gradlink.ir.types import I32, I64, Type
@@ -68,17 +69,21 @@ class Derivative:
     out_types: list[Type]
     tape_types: set[Type] = field(default_factory=set)
     declarations: dict[str, str] = field(default_factory=dict)
+    helpers: dict[str, str] = field(default_factory=dict)
 
 
 class ReverseSynthesis:
     def __init__(self, fn: Function, sig: Signature, cfg: CFG, act: Activity,
                  where: Callable[[str | None], str | None], target_attrs: str,
                  callees: Callable[[str, Signature], CalleeDerivative | None] | None = None,
-                 split: bool = False) -> None:
+                 split: bool = False, structs: dict[str, Type] | None = None) -> None:
         self.fn, self.sig, self.cfg, self.act = fn, sig, cfg, act
         self.callees = callees or (lambda name, sig: None)
         self.split = split
         self.callee_cache: dict[tuple[str, str], CalleeDerivative | None] = {}
+        self.structs = structs or {}
+        self._types: TypeAnalysis | None = None
+        self.helpers: dict[str, str] = {}          # extra module-level functions (memcpy adjoints)
         self.where = where
         self.target_attrs = target_attrs
         self.b = Builder()
@@ -137,6 +142,17 @@ class ReverseSynthesis:
         blk = ins.block
         return not self.cfg.in_loop(blk) and all(self.cfg.dominates(blk, e) for e in self.exits)
 
+    @property
+    def types(self) -> TypeAnalysis:
+        if self._types is None:
+            self._types = TypeAnalysis(self.fn, self.structs)
+        return self._types
+
+    def _sh_value(self, v: Value) -> Value:
+        """The shadow of pointer v as available in the current reverse block."""
+        ref = self.shadow_ref(v.ref)
+        return self.env.get(ref, Value(v.type, ref))
+
     # -- analysis of what each reverse block needs -------------------------------------------
     def needs(self, block: Block) -> list[Value]:
         need: dict[str, Type] = {}
@@ -151,6 +167,16 @@ class ReverseSynthesis:
                 ptr = ins.operands[0] if op == "load" else ins.operands[1]
                 if ptr.ref in self.act.shadowed and self._reverse_touches_memory(ins):
                     want(Value(ptr.type, self.shadow_ref(ptr.ref)))
+                continue
+            if op == "call" and ins.callee.startswith(("@llvm.memcpy", "@llvm.memmove")) and (
+                    ins.operands[0].ref in self.act.shadowed):
+                for v in ins.operands[:2]:
+                    if v.ref in self.act.shadowed:
+                        want(Value(v.type, self.shadow_ref(v.ref)))
+                want(ins.operands[2])
+                continue
+            if op == "call" and ins.callee in ALLOCATORS and ins.name in self.act.shadowed:
+                want(Value(ins.type, self.shadow_ref(ins.name)))  # type: ignore[arg-type]
                 continue
             if op == "call" and ins.callee.startswith("@llvm.memset") and ins.operands[0].ref in self.act.shadowed:
                 want(Value(ins.operands[0].type, self.shadow_ref(ins.operands[0].ref)))
@@ -266,10 +292,20 @@ class ReverseSynthesis:
             entry.append(f'  switch i32 %"gl.exit.id", label %"gl.rev.{exits[0]}" [ {cases} ]')
         rev_text = "\n".join([f"define internal {ret_type or 'void'} {rev_name}({', '.join(rev_params)}) "
                               f"{self.target_attrs}{{", *entry, *sum(reverse, []), *exit_lines, "}"])
-        decls = dict(self.b.declarations)
+        decls = self._declarations()
         out_types = [p.type for p in outs]
         return (Derivative(aug_name, aug_text, self.fn.ret, [], self.tape_types, decls),
-                Derivative(rev_name, rev_text, ret_type, out_types, self.tape_types, decls))
+                Derivative(rev_name, rev_text, ret_type, out_types, self.tape_types, decls,
+                           dict(self.helpers)))
+
+    def _declarations(self) -> dict[str, str]:
+        decls = dict(self.b.declarations)
+        if self.helpers:
+            decls.update({
+                "@malloc": "declare ptr @malloc(i64)", "@free": "declare void @free(ptr)",
+                "@llvm.memcpy.p0.p0.i64": "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)",
+                "@llvm.memset.p0.i64": "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)"})
+        return decls
 
     def _adjoint_slots(self) -> list[str]:
         lines = []
@@ -302,7 +338,7 @@ class ReverseSynthesis:
                   f"{self.target_attrs}{{")
         body = "\n".join([header, *entry, *sum(forward, []), *sum(reverse, []), *exit_lines, "}"])
         return Derivative(name, body, ret_type, [p.type for p in outs], self.tape_types,
-                          dict(self.b.declarations))
+                          self._declarations(), dict(self.helpers))
 
     def _check(self) -> None:
         for ins in self.fn.instructions():
@@ -402,6 +438,13 @@ class ReverseSynthesis:
                 b.emit(f"{sh} = select {c}, ptr {self._shadow_of(x, ins)}, ptr {self._shadow_of(y, ins)}")
             elif op == "load":
                 b.emit(f"{sh} = load ptr, ptr {self.shadow_ref(ins.operands[0].ref)}")
+            elif op == "call" and ins.callee in ALLOCATORS:
+                b.declarations.setdefault("@calloc", "declare ptr @calloc(i64, i64)")
+                if ins.callee == "@calloc":
+                    n, size = ins.operands[0], ins.operands[1]
+                    b.emit(f"{sh} = call ptr @calloc({n}, {size})")
+                else:
+                    b.emit(f"{sh} = call ptr @calloc(i64 1, {ins.operands[0]})")
             elif op == "alloca":
                 count = f", {ins.operands[0]}" if ins.operands else ""
                 b.emit(f"{sh} = alloca {ins.alloc_type}{count}")
@@ -435,9 +478,22 @@ class ReverseSynthesis:
                 self.b.emit(f"call void {callee}(ptr {self.shadow_ref(dst.ref)}, {rest})")
             return
         if callee.startswith(("@llvm.memcpy", "@llvm.memmove")):
-            if touches:
-                raise self.fail(ins, "memcpy/memmove of active memory is not supported yet")
+            dst, src = ins.operands[0], ins.operands[1]
+            rest = ", ".join(str(v) for v in ins.operands[2:])
+            if dst.ref in self.act.shadowed and src.ref in self.act.shadowed:
+                self.b.emit(f"call void {callee}(ptr {self.shadow_ref(dst.ref)}, "
+                            f"ptr {self.shadow_ref(src.ref)}, {rest})")
+            elif dst.ref in self.act.shadowed:
+                self.b.declarations.setdefault(
+                    "@llvm.memset.p0.i64", "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)")
+                size = ins.operands[2]
+                self.b.emit(f"call void @llvm.memset.p0.i64(ptr {self.shadow_ref(dst.ref)}, i8 0, "
+                            f"{size}, i1 false)")
+            elif src.ref in self.act.shadowed:
+                raise self.fail(ins, "active memory is copied into memory that has no shadow")
             return
+        if callee in DEALLOCATORS:
+            return          # the shadow lives on until the reverse sweep reaches the allocation
         if rules.rule_for_call(callee) is not None or rules.is_inactive_call(callee):
             return
         if callee.startswith("@llvm.vector.reduce.fadd"):
@@ -509,6 +565,13 @@ class ReverseSynthesis:
             return
         if op == "store":
             self._reverse_store(ins)
+            return
+        if op == "call" and ins.callee in ALLOCATORS and ins.name in self.act.shadowed:
+            self.b.declarations.setdefault("@free", "declare void @free(ptr)")
+            self.b.emit(f"call void @free(ptr {self._sh_value(Value(ins.type, ins.name)).ref})")  # type: ignore[arg-type]
+            return
+        if op == "call" and ins.callee.startswith(("@llvm.memcpy", "@llvm.memmove")):
+            self._reverse_memcpy(ins)
             return
         if op == "call" and ins.callee.startswith("@llvm.memset"):
             dst = ins.operands[0]
@@ -585,6 +648,41 @@ class ReverseSynthesis:
                 el = self.b.fresh("radj")
                 self.b.emit(f"{el} = extractvalue {callee.ret} {res}, {k}")
                 self.add_adjoint(operand, Value(operand.type, el))
+
+    def _reverse_memcpy(self, ins: Instr) -> None:
+        """d src += d dst; d dst = 0 over the floating-point bytes of the copy."""
+        dst, src, size = ins.operands[0], ins.operands[1], ins.operands[2]
+        if dst.ref not in self.act.shadowed or src.ref not in self.act.shadowed:
+            return
+        kind = self.types.region_kind(dst.ref) or self.types.region_kind(src.ref)
+        if kind is None:
+            mem = self.types.memory.get(dst.ref) or self.types.memory.get(src.ref)
+            if mem is None or not mem.at or mem.strided or mem.conflict:
+                raise self.fail(ins, "type analysis cannot tell which bytes of this copy are "
+                                     "floating point")
+            fields = [(o, k) for o, k in sorted(mem.at.items()) if k.startswith("Float(")]
+            for off, k in fields:
+                self._adjoint_move(self._sh_value(dst), self._sh_value(src), off, k[6:-1])
+            return
+        if not kind.startswith("Float("):
+            return                                  # integers and pointers carry no adjoint
+        elem = kind[6:-1]
+        helper = f'@"gl.{"memmove" if "memmove" in ins.callee else "memcpy"}.adjoint.{elem}"'
+        self.helpers[helper] = _copy_adjoint_helper(helper, elem, "memmove" in ins.callee)
+        self.b.emit(f"call void {helper}(ptr {self._sh_value(dst).ref}, ptr {self._sh_value(src).ref}, "
+                    f"{self.val(size)})")
+
+    def _adjoint_move(self, dst: Value, src: Value, off: int, elem: str) -> None:
+        pd, ps = self.b.fresh("pd"), self.b.fresh("ps")
+        self.b.emit(f"{pd} = getelementptr i8, ptr {dst.ref}, i64 {off}")
+        self.b.emit(f"{ps} = getelementptr i8, ptr {src.ref}, i64 {off}")
+        d, o = self.b.fresh("d"), self.b.fresh("o")
+        self.b.emit(f"{d} = load {elem}, ptr {pd}, align 1")
+        self.b.emit(f"store {elem} 0.0, ptr {pd}, align 1")
+        self.b.emit(f"{o} = load {elem}, ptr {ps}, align 1")
+        s = self.b.fresh("s")
+        self.b.emit(f"{s} = fadd {elem} {o}, {d}")
+        self.b.emit(f"store {elem} {s}, ptr {ps}, align 1")
 
     def _reverse_store(self, ins: Instr) -> None:
         """The stored-over location's adjoint goes to the stored value, and is then cleared."""
@@ -673,6 +771,42 @@ class ReverseSynthesis:
             agg = name
         lines.append(f"  ret {st} {agg}")
         return lines, st
+
+
+def _copy_adjoint_helper(name: str, elem: str, overlap: bool) -> str:
+    """d src[i] += d dst[i]; d dst[i] = 0 for each element of a copy of n bytes."""
+    size = {"double": 8, "float": 4, "half": 2}[elem]
+    read = "%dst"
+    prologue = ""
+    epilogue = ""
+    if overlap:        # memmove: take all of d dst first, as the regions may overlap
+        prologue = ("  %buf = call ptr @malloc(i64 %n)\n"
+                    "  call void @llvm.memcpy.p0.p0.i64(ptr %buf, ptr %dst, i64 %n, i1 false)\n"
+                    "  call void @llvm.memset.p0.i64(ptr %dst, i8 0, i64 %n, i1 false)\n")
+        epilogue = "  call void @free(ptr %buf)\n"
+        read = "%buf"
+    return f"""
+define internal void {name}(ptr %dst, ptr %src, i64 %n) {{
+entry:
+{prologue}  %count = udiv i64 %n, {size}
+  %empty = icmp eq i64 %count, 0
+  br i1 %empty, label %done, label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %pd = getelementptr {elem}, ptr {read}, i64 %i
+  %ps = getelementptr {elem}, ptr %src, i64 %i
+  %d = load {elem}, ptr %pd, align 1
+  {"" if overlap else f"store {elem} 0.0, ptr %pd, align 1"}
+  %o = load {elem}, ptr %ps, align 1
+  %s = fadd {elem} %o, %d
+  store {elem} %s, ptr %ps, align 1
+  %next = add i64 %i, 1
+  %more = icmp ult i64 %next, %count
+  br i1 %more, label %loop, label %done
+done:
+{epilogue}  ret void
+}}
+"""
 
 
 def _label(label: str) -> str:

@@ -32,12 +32,18 @@ class Activity:
         return name is not None and name in self.varied and name in self.useful
 
 
+ALLOCATORS = {"@malloc", "@calloc", "@_Znwm", "@_Znam", "@_ZnwmRKSt9nothrow_t",
+              "@_ZnamRKSt9nothrow_t"}
+DEALLOCATORS = {"@free", "@_ZdlPv", "@_ZdlPvm", "@_ZdaPv", "@_ZdaPvm"}
+
+
 def _root_alloca(name: str, defs: dict[str, Instr]) -> Instr | None:
+    """The stack slot or heap allocation a pointer is derived from, if it is one of ours."""
     seen = set()
     while name in defs and name not in seen:
         seen.add(name)
         ins = defs[name]
-        if ins.opcode == "alloca":
+        if ins.opcode == "alloca" or (ins.opcode == "call" and ins.callee in ALLOCATORS):
             return ins
         if ins.opcode in ("getelementptr", "bitcast", "addrspacecast") and ins.operands:
             name = ins.operands[0].ref

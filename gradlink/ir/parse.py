@@ -514,3 +514,20 @@ def function_texts(module_text: str) -> dict[str, str]:
         else:
             i += 1
     return out
+
+
+_TYPEDEF = re.compile(r"^(%(?:\"[^\"]*\"|[-a-zA-Z$._0-9]+)) = type (.+)$", re.M)
+
+
+def struct_types(module_text: str) -> dict[str, Type]:
+    """Named struct definitions: '%struct.node = type { double, ptr }'."""
+    out: dict[str, Type] = {}
+    for m in _TYPEDEF.finditer(module_text):
+        body = m.group(2).strip()
+        if body == "opaque":
+            continue
+        try:
+            out[m.group(1)] = _Cursor(body).type()
+        except ParseError:
+            continue
+    return out
