@@ -86,8 +86,7 @@ RULES: list[Rule] = [
     _m("erfc", ["-1.1283791670955126 * exp(-x * x)"], intrinsic=False),
 ]
 # Piecewise constant: zero derivative everywhere it exists.
-ZERO_DERIVATIVE = ["floor", "ceil", "round", "trunc", "rint", "nearbyint", "roundeven", "lround",
-                   "llround", "lrint", "llrint"]
+ZERO_DERIVATIVE = ["floor", "ceil", "round", "trunc", "rint", "nearbyint", "roundeven"]
 RULES += [Rule(n, ("0",), (n, n + "f", n + "l"), n) for n in ZERO_DERIVATIVE]
 
 BY_NAME: dict[str, Rule] = {r.name: r for r in RULES}
@@ -111,6 +110,9 @@ INACTIVE_CALLS = {
     "write", "read", "open", "close", "usleep", "sleep", "isatty", "setvbuf", "scanf", "sscanf",
     "__printf_chk", "__fprintf_chk", "__sprintf_chk", "__snprintf_chk", "__stack_chk_fail",
     "_ZNSolsEd", "__errno_location",
+    # float -> integer conversions: no derivative flows through an integer result
+    "lround", "lroundf", "llround", "llroundf", "lrint", "lrintf", "llrint", "llrintf",
+    "ilogb", "ilogbf", "isnan", "isinf", "__isnan", "__isinf", "__finite", "__fpclassify",
 }
 INACTIVE_INTRINSICS = ("llvm.assume", "llvm.lifetime.", "llvm.dbg.", "llvm.experimental.noalias",
                        "llvm.invariant.", "llvm.prefetch", "llvm.stacksave", "llvm.stackrestore",
@@ -121,7 +123,9 @@ INACTIVE_INTRINSICS = ("llvm.assume", "llvm.lifetime.", "llvm.dbg.", "llvm.exper
                        "llvm.umul.", "llvm.vector.reduce.add", "llvm.vector.reduce.or",
                        "llvm.vector.reduce.and", "llvm.vector.reduce.umax",
                        "llvm.vector.reduce.smax", "llvm.vector.reduce.umin",
-                       "llvm.vector.reduce.smin", "llvm.vector.reduce.xor")
+                       "llvm.vector.reduce.smin", "llvm.vector.reduce.xor", "llvm.lround.",
+                       "llvm.llround.", "llvm.lrint.", "llvm.llrint.", "llvm.fptosi.sat.",
+                       "llvm.fptoui.sat.")
 
 _INTRINSIC = re.compile(r"^@llvm\.([a-z0-9_]+(?:\.[a-z]+)*?)\.(?:v\d+)?(?:f16|bf16|f32|f64|f80|f128)")
 
