@@ -55,10 +55,12 @@ def _run(cmd: list[str], what: str, log: Log) -> None:
 # Before AD: inline and simplify (SROA, GVN, LICM hoists loop invariants so their derivatives
 # are hoisted too), without vectorizing or unrolling; name every value for the IR reader.
 PRE_AD = ("internalize,ipsccp,globalopt,globaldce,cgscc(inline,function-attrs,function(sroa,"
-          "early-cse<memssa>,simplifycfg,instcombine,loop-mssa(licm),gvn,sccp,instcombine,"
-          "simplifycfg,adce)),globaldce,function(instnamer)")
-# --gradlink-ad-first: differentiate the IR as the compiler left it.
-AD_FIRST = "internalize,globaldce,function(instnamer)"
+          "early-cse<memssa>,simplifycfg,instcombine,loop(loop-rotate),loop-mssa(licm),gvn,sccp,"
+          "instcombine,simplifycfg,adce)),globaldce,function(instnamer)")
+# --gradlink-ad-first: differentiate the IR as the compiler left it, with only its stack slots
+# promoted to registers (mem2reg changes no asymptotics; objects built with
+# -Xclang -disable-llvm-passes then reach AD unoptimized).
+AD_FIRST = "internalize,globaldce,function(mem2reg,instnamer)"
 
 
 def lto_passes(opt_level: int) -> str:

@@ -23,7 +23,8 @@ FLAG_WORDS = {"fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc
 _CONST_WORDS = {"true", "false", "null", "undef", "poison", "zeroinitializer", "none"}
 _CONST_EXPR = {"getelementptr", "bitcast", "ptrtoint", "inttoptr", "addrspacecast", "add", "sub",
                "mul", "xor", "trunc", "blockaddress", "dso_local_equivalent", "no_cfi", "ptrauth",
-               "icmp", "fcmp", "select", "extractelement", "insertelement", "shufflevector"}
+               "icmp", "fcmp", "select", "extractelement", "insertelement", "shufflevector",
+               "splat"}
 _DBG_ATTACH = re.compile(r",\s*!dbg\s+!\d+")
 
 
