@@ -47,6 +47,7 @@ class Request:
     target: str
     sig: Signature
     args: list[Value]                 # the values passed to the derivative, in its order
+    prologue: list[str]               # conversions of promoted variadic arguments
 
 
 class Differentiator:
@@ -59,6 +60,7 @@ class Differentiator:
         self.derivatives: dict[tuple[str, str], Derivative] = {}
         self.pairs: dict[tuple[str, str], CalleeDerivative] = {}
         self.split_functions: list[Derivative] = []
+        self.counter = 0
         self.parsed: dict[str, Function] = {}
 
     def function(self, name: str) -> Function:
@@ -121,6 +123,7 @@ class Differentiator:
             items.append((marker, v))
         kinds: list[str] = []
         args: list[Value] = []
+        prologue: list[str] = []
         i = 0
         for p in fn.params:
             if i >= len(items):
@@ -141,7 +144,7 @@ class Differentiator:
             if kind == "out" and not p.type.is_float:
                 raise fail(f"enzyme_out for parameter {p.name} of type {p.type}: only floating "
                            "point values can be active scalars")
-            args.append(Value(p.type, v.ref))
+            args.append(v if v.type == p.type else self._coerce(v, p.type, fail, prologue))
             if kind in ("dup", "dupnoneed"):
                 if not p.type.is_ptr:
                     raise fail(f"enzyme_{kind} for parameter {p.name} of type {p.type}: reverse "
@@ -155,7 +158,20 @@ class Differentiator:
             raise fail(f"wrong argument count: {target.lstrip('@')} takes {len(fn.params)} "
                        f"argument(s), the call passes {len(items) - i} more")
         sig = Signature(kinds, fn.ret.is_float)
-        return Request(caller, ins, target, sig, args)
+        return Request(caller, ins, target, sig, args, prologue)
+
+    def _coerce(self, v: Value, to: Type, fail, prologue: list[str]) -> Value:  # type: ignore[no-untyped-def]
+        """C passes float through '...' as double, and char/short as int: convert back."""
+        if v.type.kind == "float" and to.kind == "float":
+            op = "fptrunc" if v.type.bits > to.bits else "fpext"
+        elif v.type.kind == "int" and to.kind == "int":
+            op = "trunc" if v.type.bits > to.bits else "sext"
+        else:
+            raise fail(f"argument {v.ref} of type {v.type} does not match the parameter type {to}")
+        self.counter += 1
+        name = f'%"gl.arg.{self.counter}"'
+        prologue.append(f"  {name} = {op} {v} to {to}\n")
+        return Value(to, name)
 
     def _marker(self, v: Value, defs: dict[str, Instr]) -> str | None:
         if v.type.kind == "metadata":
@@ -231,6 +247,7 @@ class Differentiator:
         d = self.derivative(req.target, req.sig)
         call = req.call
         args = list(req.args)
+        prologue = "".join(req.prologue)
         fn = self.function(req.target)
         if req.sig.active_return:
             args.append(Value(fn.ret, "1.0" if fn.ret.kind == "float" else "splat (double 1.0)"))
@@ -238,20 +255,20 @@ class Differentiator:
         ret = str(d.ret) if d.ret is not None else "void"
         want = call.type                                   # what the program declared
         if call.name is None or want is None:
-            return f"  call {ret} {d.name}({arglist})\n"
+            return prologue + f"  call {ret} {d.name}({arglist})\n"
         if d.ret is None:
             if not want.is_float:
                 raise ADError(f"__enzyme_autodiff has no active argument to return, but the call "
                               f"is declared to return {want}\n>>> instruction: {call.text}")
             zero = "zeroinitializer" if want.kind == "vector" else "0.0"
-            return (f"  call void {d.name}({arglist})\n"
+            return (prologue + f"  call void {d.name}({arglist})\n"
                     f"  {call.name} = fadd {want} {zero}, {zero}\n")
         if d.ret == want:
-            return f"  {call.name} = call {ret} {d.name}({arglist})\n"
+            return prologue + f"  {call.name} = call {ret} {d.name}({arglist})\n"
         tmp = f'%"gl.adjoints.{call.name.strip("%").strip(chr(34))}"'
         lines = [f"  {tmp} = call {ret} {d.name}({arglist})"]
         lines += _convert(Value(d.ret, tmp), d.out_types, want, call.name, call)
-        return "\n".join(lines) + "\n"
+        return prologue + "\n".join(lines) + "\n"
 
     def _appendix(self, module_text: str) -> str:
         parts = ["\n"]

@@ -346,14 +346,15 @@ class ReverseSynthesis:
             if op in ("invoke", "landingpad", "resume", "callbr", "indirectbr"):
                 if any(self.active(v) or v.ref in self.act.shadowed for v in ins.operands) or self.active(ins.name):
                     raise self.fail(ins, f"'{op}' (exceptions) on active data is not supported")
-            if op == "call" and ins.callee.startswith("asm") or "asm " in ins.text.split("(")[0]:
-                if any(self.active(v) or v.ref in self.act.shadowed for v in ins.operands):
+            if op == "call" and ins.callee == "asm":
+                if any(v.ref in self.act.varied or v.ref in self.act.shadowed for v in ins.operands):
                     raise self.fail(ins, "inline assembly on active data")
             if op == "bitcast" and ins.operands and self.active(ins.operands[0]) and not ins.type.has_float:  # type: ignore[union-attr]
                 raise self.fail(ins, "the bits of an active float are reinterpreted as an integer")
             if op == "store":
                 val, ptr = ins.operands
-                if (self.active(val) or (val.ref in self.act.shadowed)) and ptr.ref not in self.act.shadowed:
+                if (val.ref in self.act.varied or val.ref in self.act.shadowed) and \
+                        ptr.ref not in self.act.shadowed:
                     raise self.fail(ins, f"an active value is stored through {ptr.ref}, which has no "
                                          "shadow (a global, or memory passed as enzyme_const)")
 

@@ -81,6 +81,16 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
             root = _root_alloca(ptr.ref, defs)
             if root is not None and root.name:
                 act.shadowed.add(root.name)
+    elif op in ("call", "invoke") and not ins.callee.startswith("@llvm.") and \
+            rules.rule_for_call(ins.callee) is None and not rules.is_inactive_call(ins.callee) and \
+            any(v.ref in act.varied or v.ref in act.shadowed for v in ins.operands):
+        # A differentiated callee may write active values through any pointer it gets: stack and
+        # heap memory of ours passed to it gets a shadow (interprocedural, conservative).
+        for v in ins.operands:
+            if v.type.is_ptr and v.is_local and v.ref not in act.shadowed:
+                root = _root_alloca(v.ref, defs)
+                if root is not None and root.name:
+                    act.shadowed.add(root.name)
     elif op in ("call", "invoke") and ins.callee.startswith("@llvm.mem") and len(ins.operands) >= 2:
         dst, src = ins.operands[0], ins.operands[1]
         if src.ref in act.shadowed and dst.ref not in act.shadowed:

@@ -385,11 +385,16 @@ def _parse_call(c: _Cursor, ins: Instr) -> None:
     ins.type = c.type()
     if ins.type.kind == "func":
         ins.type = _ret_of(ins.type)
-    if c.at("asm"):
+    if c.at("asm"):                               # inline assembly: asm [flags] "code", "cons"(args)
+        c.next()
+        while c.peek() is not None and c.peek().kind == "word":  # type: ignore[union-attr]
+            c.next()
+        c.next()
+        c.expect(",")
+        c.next()
         ins.callee = "asm"
-        return
-    callee = c.next()
-    ins.callee = callee.text
+    else:
+        ins.callee = c.next().text
     c.expect("(")
     args: list[Value] = []
     while not c.at(")"):
