@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from gradlink.ad import tape
 from gradlink.ad.errors import ADError, DebugLocations, describe
 from gradlink.ad.reverse import CalleeDerivative, Derivative, ReverseSynthesis, Signature
-from gradlink.analysis import activity, cfg
+from gradlink.analysis import activity, cfg, typeinfo
 from gradlink.ir.model import Function, Instr, Value
 from gradlink.ir.parse import ParseError, function_texts, parse_function, struct_types
 from gradlink.ir.types import Type
@@ -192,7 +192,8 @@ class Differentiator:
             fn = self.function(target)
             graph = cfg.build(fn)
             arg_act = {p.name: k for p, k in zip(fn.params, sig.args)}
-            act = activity.analyze(fn, arg_act, sig.active_return)
+            act = activity.analyze(fn, arg_act, sig.active_return,
+                                   typeinfo.TypeAnalysis(fn, self.structs))
             name = f'@"gl.diffe.{target.lstrip("@").strip(chr(34))}.{sig.key()}"'
             synth = ReverseSynthesis(fn, sig, graph, act, self.locations.where,
                                      self._target_attrs(fn), callees=self.callee_pair,
@@ -226,7 +227,7 @@ class Differentiator:
         self.pairs[key] = pair
         graph = cfg.build(fn)
         act = activity.analyze(fn, {p.name: k for p, k in zip(fn.params, sig.args)},
-                               sig.active_return)
+                               sig.active_return, typeinfo.TypeAnalysis(fn, self.structs))
         synth = ReverseSynthesis(fn, sig, graph, act, self.locations.where,
                                  self._target_attrs(fn), callees=self.callee_pair, split=True,
                                  structs=self.structs)

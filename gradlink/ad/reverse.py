@@ -98,6 +98,8 @@ class ReverseSynthesis:
         for ins in fn.instructions():
             if ins.name and ins.type:
                 self.value_types[ins.name] = ins.type
+                if ins.type.kind == "int" and ins.name in act.varied:
+                    self.value_types[ins.name] = _bits_float(ins.type)
 
     # -- helpers ----------------------------------------------------------------------------
     def fail(self, ins: Instr, problem: str) -> ADError:
@@ -112,11 +114,15 @@ class ReverseSynthesis:
             self.adj_slot[name] = f'%"gl.adj.{len(self.adj_slot)}"'
         return self.adj_slot[name]
 
+    def adj_type(self, v: Value) -> Type:
+        """Adjoints of integers that carry float bits are floats of the same width."""
+        return self.value_types.get(v.ref, v.type) if v.type.kind == "int" else v.type
+
     def add_adjoint(self, target: Value, contrib: Value | None) -> None:
         if contrib is None or not target.is_local or not self.active(target):
             return
         slot = self.slot(target.ref)
-        t = target.type
+        t = self.adj_type(target)
         old = self.b.fresh("a")
         self.b.emit(f"{old} = load {t}, ptr {slot}")
         new = self.b.binop("fadd", Value(t, old), contrib)
@@ -223,7 +229,18 @@ class ReverseSynthesis:
     def _reverse_touches_memory(self, ins: Instr) -> bool:
         if ins.opcode == "load":
             return self.active(ins.name)
-        return ins.operands[0].type.has_float
+        return self._stored_float_type(ins) is not None
+
+    def _stored_float_type(self, ins: Instr) -> Type | None:
+        """The float type whose adjoint a store into shadowed memory moves, if any."""
+        val, ptr = ins.operands
+        if val.type.kind == "int":
+            mem = self.types.memory.get(ptr.ref)
+            if val.ref in self.act.varied or (
+                    mem is not None and (mem.kind_at(0) or "").startswith("Float(")):
+                return _bits_float(val.type)
+            return None
+        return val.type if val.type.has_float else None
 
     def _rule_inputs(self, ins: Instr) -> list[Value]:
         """Primal values the adjoint of ins reads."""
@@ -349,8 +366,13 @@ class ReverseSynthesis:
             if op == "call" and ins.callee == "asm":
                 if any(v.ref in self.act.varied or v.ref in self.act.shadowed for v in ins.operands):
                     raise self.fail(ins, "inline assembly on active data")
-            if op == "bitcast" and ins.operands and self.active(ins.operands[0]) and not ins.type.has_float:  # type: ignore[union-attr]
-                raise self.fail(ins, "the bits of an active float are reinterpreted as an integer")
+            moves = {"store", "phi", "select", "freeze", "bitcast"}
+            for pos, v in enumerate(ins.operands):
+                if v.type.kind == "int" and v.ref in self.act.varied and (
+                        op not in moves or (op == "select" and pos == 0)
+                        or (op == "store" and pos == 1)):
+                    raise self.fail(ins, f"the bits of an active float ({v.ref}) are used as an "
+                                         "integer")
             if op == "store":
                 val, ptr = ins.operands
                 if (val.ref in self.act.varied or val.ref in self.act.shadowed) and \
@@ -524,7 +546,7 @@ class ReverseSynthesis:
         phi_adj = []
         for ins in block.phis:
             if self.active(ins.name):
-                phi_adj.append((ins, self.take_adjoint(ins.name, ins.type)))  # type: ignore[arg-type]
+                phi_adj.append((ins, self.take_adjoint(ins.name, self.adj_type(ins.value))))  # type: ignore[arg-type]
         preds = self.cfg.preds.get(label, [])
         lines = [f'"gl.rev.{label}":']
         if not preds:
@@ -583,15 +605,18 @@ class ReverseSynthesis:
             return
         if not self.active(ins.name) or ins.type is None:
             return
-        g = self.take_adjoint(ins.name, ins.type)  # type: ignore[arg-type]
+        t = self.adj_type(ins.value)  # type: ignore[arg-type]
+        g = self.take_adjoint(ins.name, t)  # type: ignore[arg-type]
         if op == "load":
             ptr = ins.operands[0]
             sh = self.env.get(self.shadow_ref(ptr.ref), Value(ptr.type, self.shadow_ref(ptr.ref)))
             align = _align(ins.text)
             old = self.b.fresh("m")
-            self.b.emit(f"{old} = load {ins.type}, ptr {sh.ref}{align}")
-            new = self.b.binop("fadd", Value(ins.type, old), g)
-            self.b.emit(f"store {ins.type} {new.ref}, ptr {sh.ref}{align}")
+            self.b.emit(f"{old} = load {t}, ptr {sh.ref}{align}")
+            new = self.b.binop("fadd", Value(t, old), g)
+            self.b.emit(f"store {t} {new.ref}, ptr {sh.ref}{align}")
+        elif op == "bitcast":
+            self.add_adjoint(ins.operands[0], g)
         elif op in ("fpext", "fptrunc"):
             src = ins.operands[0]
             self.add_adjoint(src, self.b.cast("fptrunc" if op == "fpext" else "fpext", g, src.type))
@@ -599,7 +624,7 @@ class ReverseSynthesis:
             self.add_adjoint(ins.operands[0], g)
         elif op == "select":
             c, x, y = ins.operands
-            z = self.b.zero(ins.type)
+            z = self.b.zero(t)
             cond = self.val(c)
             if self.active(x):
                 self.add_adjoint(x, self.b.select(cond, g, z))
@@ -688,16 +713,17 @@ class ReverseSynthesis:
     def _reverse_store(self, ins: Instr) -> None:
         """The stored-over location's adjoint goes to the stored value, and is then cleared."""
         val, ptr = ins.operands
-        if ptr.ref not in self.act.shadowed or not val.type.has_float:
+        t = self._stored_float_type(ins)
+        if ptr.ref not in self.act.shadowed or t is None:
             return
-        if not val.type.is_float:
+        if not t.is_float:
             raise self.fail(ins, f"store of an aggregate {val.type} to active memory is not supported yet")
         sh = self.env.get(self.shadow_ref(ptr.ref), Value(ptr.type, self.shadow_ref(ptr.ref)))
         align = _align(ins.text)
         m = self.b.fresh("m")
-        self.b.emit(f"{m} = load {val.type}, ptr {sh.ref}{align}")
-        self.b.emit(f"store {val.type} {self.b.zero(val.type).ref}, ptr {sh.ref}{align}")
-        self.add_adjoint(val, Value(val.type, m))
+        self.b.emit(f"{m} = load {t}, ptr {sh.ref}{align}")
+        self.b.emit(f"store {t} {self.b.zero(t).ref}, ptr {sh.ref}{align}")
+        self.add_adjoint(val, Value(t, m))
 
     def _insert(self, vec: Value, elt: Value, idx: Value) -> Value:
         name = self.b.fresh("ins")
@@ -808,6 +834,12 @@ done:
 {epilogue}  ret void
 }}
 """
+
+
+def _bits_float(t: Type) -> Type:
+    """The float type whose bits an integer of type t carries."""
+    from gradlink.ir.types import float_type
+    return float_type({64: "double", 32: "float", 16: "half"}.get(t.bits, "double"))
 
 
 def _label(label: str) -> str:

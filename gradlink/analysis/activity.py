@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gradlink.ad import rules
+from gradlink.analysis.typeinfo import TypeAnalysis
 from gradlink.ir.model import Function, Instr
 
 POINTER_DERIVATIONS = {"getelementptr", "bitcast", "addrspacecast", "select", "phi", "freeze"}
@@ -27,6 +28,7 @@ class Activity:
     shadowed: set[str] = field(default_factory=set)     # pointers with shadows
     useful: set[str] = field(default_factory=set)       # values whose adjoint can be non-zero
     active_return: bool = False
+    types: TypeAnalysis | None = None                   # tells integers that are float bits
 
     def active(self, name: str | None) -> bool:
         return name is not None and name in self.varied and name in self.useful
@@ -52,8 +54,10 @@ def _root_alloca(name: str, defs: dict[str, Instr]) -> Instr | None:
     return None
 
 
-def analyze(fn: Function, arg_activity: dict[str, str], active_return: bool) -> Activity:
+def analyze(fn: Function, arg_activity: dict[str, str], active_return: bool,
+            types: TypeAnalysis | None = None) -> Activity:
     act = Activity(active_return=active_return)
+    act.types = types
     defs = fn.definitions()
     for p in fn.params:
         kind = arg_activity.get(p.name, "const")
@@ -106,10 +110,14 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
             act.shadowed.add(name)
     elif op == "load":
         if ins.operands[0].ref in act.shadowed:
-            if ins.type.has_float:
+            if ins.type.has_float or float_bits(name, act):
                 act.varied.add(name)
             elif ins.type.is_ptr:
                 act.shadowed.add(name)
+    elif ins.type.kind == "int" and op in ("phi", "select", "freeze", "bitcast"):
+        srcs = used[1:] if op == "select" else used       # doubles moved as integer bits
+        if any(u in act.varied for u in srcs):
+            act.varied.add(name)
     elif ins.type.has_float:
         if op in FLOAT_PROPAGATING:
             srcs = used[1:] if op == "select" else used
@@ -120,6 +128,12 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
                     rules.is_inactive_call(ins.callee) or _zero_rule(ins)):
                 act.varied.add(name)
     return (len(act.varied), len(act.shadowed)) != before
+
+
+def float_bits(name: str | None, act: Activity) -> bool:
+    """An integer the type analysis found to hold the bits of a float (memcpy-like copies)."""
+    return (name is not None and act.types is not None
+            and act.types.values.get(name, "").startswith("Float("))
 
 
 def _zero_rule(ins: Instr) -> bool:

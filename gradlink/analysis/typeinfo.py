@@ -16,6 +16,7 @@ from gradlink.ir.model import Function, Instr
 from gradlink.ir.types import Type
 
 INTEGER, POINTER, ANYTHING, UNKNOWN = "Integer", "Pointer", "Anything", "Unknown"
+_FLOAT_BITS = {"Float(double)": 64, "Float(float)": 32, "Float(half)": 16}
 
 
 def kind_of(t: Type) -> str:
@@ -32,24 +33,43 @@ def kind_of(t: Type) -> str:
 @dataclass
 class Memory:
     at: dict[int, str] = field(default_factory=dict)     # byte offset -> kind
-    strided: dict[int, str] = field(default_factory=dict)  # stride -> kind of every element
+    # (stride, phase) -> kind of the bytes at phase + k * stride for every k (pointer arithmetic)
+    strided: dict[tuple[int, int], str] = field(default_factory=dict)
     conflict: bool = False
 
-    def learn(self, offset: int | None, kind: str, stride: int | None = None) -> bool:
+    def learn(self, offset: int | None, kind: str, stride: tuple[int, int] | None = None) -> bool:
         if kind == UNKNOWN:
             return False
-        table, key = (self.strided, stride) if offset is None else (self.at, offset)
+        table: dict = self.strided if offset is None else self.at  # type: ignore[type-arg]
+        key = stride if offset is None else offset
         if key is None:
             return False
         old = table.get(key)
         if old == kind:
             return False
+        # An integer access is weak evidence: memcpy-like code moves doubles through integer
+        # registers. A float or pointer fact wins over it, silently.
+        if kind == INTEGER and old is not None:
+            return False
+        if old == INTEGER and kind != ANYTHING:
+            table[key] = kind
+            return True
         if old is not None and old != kind:
             self.conflict = True
             table[key] = ANYTHING
             return old != ANYTHING
         table[key] = kind
         return True
+
+    def kind_at(self, offset: int) -> str | None:
+        """The strongest fact about the bytes at offset: exact, else from a periodic part."""
+        here = self.at.get(offset)
+        if here not in (None, INTEGER):
+            return here
+        for (stride, phase), kind in self.strided.items():
+            if offset % stride == phase and kind != INTEGER:
+                return kind
+        return here
 
     def uniform(self) -> str | None:
         """The one kind every known byte has, if there is one."""
@@ -58,7 +78,7 @@ class Memory:
 
     def describe(self) -> str:
         parts = [f"{o}:{k}" for o, k in sorted(self.at.items())]
-        parts += [f"[*{s}]:{k}" for s, k in sorted(self.strided.items())]
+        parts += [f"[{ph}+*{st}]:{k}" for (st, ph), k in sorted(self.strided.items())]
         return "{" + ", ".join(parts) + "}"
 
 
@@ -122,7 +142,10 @@ class TypeAnalysis:
         self.structs = structs or {}
         self.values: dict[str, str] = {}
         self.memory: dict[str, Memory] = {}
-        self.links: list[tuple[str, str, int | None, int | None]] = []  # (derived, base, offset, stride)
+        # (derived, base, possible offsets, stride of an unbounded index)
+        self.links: list[tuple[str, str, list[int] | None, int | None]] = []
+        # (integer value, its bits, pointer) of integer loads and stores
+        self.int_accesses: list[tuple[str, int, str]] = []
         for p in fn.params:
             self.values[p.name] = kind_of(p.type)
         for ins in fn.instructions():
@@ -134,10 +157,13 @@ class TypeAnalysis:
     def mem(self, name: str) -> Memory:
         return self.memory.setdefault(name, Memory())
 
-    def _gep_offset(self, ins: Instr) -> tuple[int | None, int | None]:
-        """(constant byte offset, stride of a variable index) of a GEP; None when unknown."""
+    def _gep_offset(self, ins: Instr) -> tuple[list[int] | None, int | None]:
+        """(possible constant byte offsets, stride of an unbounded first index) of a GEP.
+
+        A variable index into an array of known length expands to each element's offset; a
+        variable first index (pointer arithmetic) is unbounded and gives the stride."""
         t = ins.alloc_type
-        offset, stride = 0, None
+        offsets, stride = [0], None
         if t is None:
             return None, None
         for pos, idx in enumerate(ins.operands[1:]):
@@ -147,32 +173,40 @@ class TypeAnalysis:
                 if const is None:
                     stride = size
                 else:
-                    offset += const * size
+                    offsets = [o + const * size for o in offsets]
                 continue
             if t.kind in ("struct", "named"):
                 if const is None:
                     return None, None
-                offset += field_offset(t, const, self.structs)
+                fo = field_offset(t, const, self.structs)
+                offsets = [o + fo for o in offsets]
                 tt = self.structs.get(t.name, t) if t.kind == "named" else t
                 t = tt.fields[const]
             elif t.kind in ("array", "vector") and t.elem is not None:
                 es = size_of(t.elem, self.structs)
-                if const is None:
-                    stride = es if stride is None else stride
+                if const is not None:
+                    offsets = [o + const * es for o in offsets]
+                elif len(offsets) * t.count <= 256:
+                    offsets = [o + k * es for o in offsets for k in range(t.count)]
                 else:
-                    offset += const * es
+                    return None, None
                 t = t.elem
             else:
                 return None, None
-        return offset, stride
+        return offsets, stride
 
     def _collect(self) -> None:
         for ins in self.fn.instructions():
             op = ins.opcode
             if op == "load" and ins.type is not None:
                 self._learn_access(ins.operands[0].ref, ins.type)
+                if ins.type.kind == "int" and ins.name:
+                    self.int_accesses.append((ins.name, ins.type.bits, ins.operands[0].ref))
             elif op == "store":
                 self._learn_access(ins.operands[1].ref, ins.operands[0].type)
+                val = ins.operands[0]
+                if val.type.kind == "int" and val.is_local:
+                    self.int_accesses.append((val.ref, val.type.bits, ins.operands[1].ref))
             elif op == "getelementptr" and ins.name:
                 off, stride = self._gep_offset(ins)
                 self.links.append((ins.name, ins.operands[0].ref, off, stride))
@@ -182,7 +216,7 @@ class TypeAnalysis:
                     v.ref for v in (ins.operands[1:] if op == "select" else ins.operands)]
                 for src in srcs:
                     if src.startswith("%"):
-                        self.links.append((ins.name, src, 0, None))
+                        self.links.append((ins.name, src, [0], None))
 
     def _learn_access(self, ptr: str, t: Type) -> None:
         m = self.mem(ptr)
@@ -214,26 +248,42 @@ class TypeAnalysis:
         while changed and rounds < 50:
             changed = False
             rounds += 1
-            for derived, base, off, stride in self.links:
+            for value, bits, ptr in self.int_accesses:  # integers that are float bits in memory
+                here = self.mem(ptr).kind_at(0)
+                if here is not None and _FLOAT_BITS.get(here) == bits and \
+                        self.values.get(value) == INTEGER:
+                    self.values[value] = here
+                    changed = True
+                elif _FLOAT_BITS.get(self.values.get(value, "")) == bits and \
+                        self.mem(ptr).kind_at(0) != self.values[value]:
+                    changed |= self.mem(ptr).learn(0, self.values[value])
+            for derived, base, offs, stride in self.links:
                 d, b = self.mem(derived), self.mem(base)
-                if off is None:
+                if offs is None:
                     continue
                 if stride is None:
-                    for o, k in list(d.at.items()):          # derived -> base
-                        changed |= b.learn(o + off, k)
-                    for o, k in list(b.at.items()):          # base -> derived
-                        if o - off >= 0:
-                            changed |= d.learn(o - off, k)
-                    for s, k in list(d.strided.items()):
-                        changed |= b.learn(None, k, s)
-                    for s, k in list(b.strided.items()):
-                        changed |= d.learn(None, k, s)
+                    for off in offs:                         # derived -> base, each possibility
+                        for o, k in list(d.at.items()):
+                            changed |= b.learn(o + off, k)
+                    if len(offs) == 1:                       # base -> derived: only when exact
+                        off = offs[0]
+                        for o, k in list(b.at.items()):
+                            if o - off >= 0:
+                                changed |= d.learn(o - off, k)
+                        for key, k in list(b.strided.items()):
+                            st, ph = key
+                            changed |= d.learn(None, k, (st, (ph - off) % st))
+                    for key, k in list(d.strided.items()):
+                        st, ph = key
+                        for off in offs:
+                            changed |= b.learn(None, k, (st, (ph + off) % st))
                 else:
-                    for o, k in list(d.at.items()):          # a[i] access: every element
-                        if o + off < stride:
-                            changed |= b.learn(None, k, stride)
-                    for s, k in list(b.strided.items()):
-                        changed |= d.learn(None, k, s)
+                    for off in offs:
+                        for o, k in list(d.at.items()):      # p[i] access: every element
+                            changed |= b.learn(None, k, (stride, (o + off) % stride))
+                        for (st, ph), k in list(b.strided.items()):
+                            if st == stride:
+                                changed |= d.learn(None, k, (st, (ph - off) % st))
 
     def region_kind(self, ptr: str) -> str | None:
         """The uniform kind of the memory behind ptr, if the analysis found exactly one."""
