@@ -235,13 +235,18 @@ class Differentiator:
         return pair
 
     def _target_attrs(self, fn: Function) -> str:
+        """Target attributes (and the personality, for bodies with landing pads) of fn."""
         out = []
+        m = re.search(r"\bpersonality (ptr (?:@\"[^\"]*\"|@[-a-zA-Z$._0-9]+))", fn.header)
+        personality = f"personality {m.group(1)}" if m else ""
         for group in re.findall(r"#\d+", fn.attrs):
             body = self.attr_groups.get(group, "")
             for key in ("target-cpu", "target-features", "tune-cpu"):
                 m = re.search(rf'"{key}"="[^"]*"', body)
                 if m:
                     out.append(m.group(0))
+        if personality:
+            out.append(personality)        # after the attributes, as LLVM's grammar wants
         return " ".join(out) + (" " if out else "")
 
     def _call_derivative(self, req: Request) -> str:

@@ -46,6 +46,7 @@ class Instr:
     callee: str = ""                          # call: "@sin", or "%fnptr" for indirect calls
     incoming: list[tuple[Value, str]] = field(default_factory=list)   # phi: (value, block)
     targets: list[str] = field(default_factory=list)                   # br/switch successors
+    unwind: str = ""                          # invoke: the landing pad (exceptional successor)
     cases: list[tuple[Value, str]] = field(default_factory=list)       # switch cases
     alloc_type: Type | None = None            # alloca's type, gep's source element type
     indices: list[int] = field(default_factory=list)                   # extract/insertvalue

@@ -403,6 +403,16 @@ def _parse_call(c: _Cursor, ins: Instr) -> None:
             c.next()
     c.expect(")")
     ins.operands = args
+    if ins.opcode == "invoke":                    # ... to label %normal unwind label %lp
+        while not c.done() and not c.at("to"):
+            c.next()
+        if not c.done():
+            c.expect("to")
+            c.expect("label")
+            ins.targets = [c.next().text[1:]]
+            c.expect("unwind")
+            c.expect("label")
+            ins.unwind = c.next().text[1:]
     if ins.type.kind == "void":
         ins.type = None if ins.name is None else ins.type
 
@@ -411,6 +421,7 @@ def _ret_of(fn_type: Type) -> Type:
     return _Cursor(fn_type.name).type()
 
 
+_CONTINUATIONS = {"to", "cleanup", "catch", "filter", "unwind"}
 _DEFINE = re.compile(r"^define\s.*?(@(?:\"[^\"]*\"|[-a-zA-Z$._0-9]+))\(", re.S)
 _LABEL = re.compile(r"^(?:([-a-zA-Z$._0-9]+)|\"((?:[^\"\\]|\\.)*)\"):")
 
@@ -438,6 +449,12 @@ def parse_function(text: str) -> Function:
         if lm and not line.startswith(" "):
             current = Block(lm.group(1) or lm.group(2))
             blocks.append(current)
+            continue
+        if stripped.split(" ", 1)[0] in _CONTINUATIONS and current is not None and current.instrs:
+            last = current.instrs.pop()             # 'to label ... unwind label ...', 'cleanup'
+            ins = parse_instruction(last.text + " " + stripped)
+            ins.block = current.label
+            current.instrs.append(ins)
             continue
         if pending or (stripped.startswith("switch ") and stripped.endswith("[")):
             pending += " " + stripped
