@@ -130,11 +130,9 @@ PROGRAMS: dict[str, Prog] = {
     "struct_copy": P("struct_copy", min_checks=7, xfail=(
         "not implemented yet: memcpy of a struct {double; int} (struct assignment; type analysis "
         "does not read !tbaa.struct)")),
-    "libm_fmod": P("libm_fmod", min_checks=4, xfail=(
-        "not implemented yet: no derivative rule for the libm call fmod")),
-    "libm_ldexp": P("libm_ldexp", xfail="not implemented yet: no derivative rule for ldexp"),
-    "maxpool": P("maxpool", min_checks=4, xfail=(
-        "not implemented yet: llvm.vector.reduce.fmax (a vectorized fmax loop)")),
+    "libm_fmod": P("libm_fmod", min_checks=4),
+    "libm_ldexp": P("libm_ldexp"),
+    "maxpool": P("maxpool", min_checks=4),
     "complex_mul": P("complex_mul", min_checks=2, xfail=(
         "not implemented yet: __muldc3 (C99 complex multiplication)")),
 }

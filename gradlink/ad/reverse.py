@@ -31,6 +31,8 @@ from gradlink.ir.model import Block, Function, Instr, Value
 from gradlink.ir.types import I32, I64, Type
 
 _ALIGN = re.compile(r",\s*align (\d+)")
+_REDUCE_MINMAX = ("@llvm.vector.reduce.fmax", "@llvm.vector.reduce.fmin",
+                  "@llvm.vector.reduce.fmaximum", "@llvm.vector.reduce.fminimum")
 # Loop metadata holds source locations of the original function: invalid in another function.
 _LOOP_MD = re.compile(r",\s*!llvm\.loop !\d+")
 
@@ -251,6 +253,8 @@ class ReverseSynthesis:
             return [ins.operands[-1]]
         if op in ("fpext", "fptrunc", "phi", "shufflevector", "freeze", "fneg", "load"):
             return []
+        if op == "call" and ins.callee.startswith(_REDUCE_MINMAX):
+            return [ins.operands[0], ins.value]  # type: ignore[list-item]
         rule = self._rule(ins)
         if rule is None:
             return []
@@ -258,7 +262,7 @@ class ReverseSynthesis:
         vals = []
         names = ["x", "y", "z"]
         for i, v in enumerate(ins.operands[:3]):
-            if names[i] in needed or (rule.name == "powi"):
+            if names[i] in needed or rule.name in ("powi", "ldexp"):
                 vals.append(v)
         if "r" in needed and ins.value is not None:
             vals.append(ins.value)
@@ -519,7 +523,7 @@ class ReverseSynthesis:
             return          # the shadow lives on until the reverse sweep reaches the allocation
         if rules.rule_for_call(callee) is not None or rules.is_inactive_call(callee):
             return
-        if callee.startswith("@llvm.vector.reduce.fadd"):
+        if callee.startswith("@llvm.vector.reduce.fadd") or callee.startswith(_REDUCE_MINMAX):
             return
         if touches or self.active(ins.name):
             what = f"function {callee.lstrip('@')}" if callee.startswith("@") else "an indirect call"
@@ -644,6 +648,18 @@ class ReverseSynthesis:
                 self.add_adjoint(elt, Value(elt.type, name))
         elif op == "shufflevector":
             self._reverse_shuffle(ins, g)
+        elif op == "call" and ins.callee.startswith(_REDUCE_MINMAX):
+            vec = ins.operands[0]
+            if self.active(vec):                    # the adjoint goes to the selected lanes
+                n = vec.type.count
+                r = self.b.fresh("r")
+                self.b.emit(f"{r} = insertelement {vec.type} poison, {self.val(ins.value)}, i64 0")  # type: ignore[arg-type]
+                rs, gs = self.b.fresh("rsplat"), self.b.fresh("gsplat")
+                self.b.emit(f"{rs} = shufflevector {vec.type} {r}, {vec.type} poison, <{n} x i32> zeroinitializer")
+                gi = self._insert(Value(vec.type, "poison"), g, Value(I64, "0"))
+                self.b.emit(f"{gs} = shufflevector {vec.type} {gi.ref}, {vec.type} poison, <{n} x i32> zeroinitializer")
+                hit = self.b.fcmp("oeq", self.val(vec), Value(vec.type, rs))
+                self.add_adjoint(vec, self.b.select(hit, Value(vec.type, gs), self.b.zero(vec.type)))
         elif op == "call" and ins.callee.startswith("@llvm.vector.reduce.fadd"):
             start, vec = ins.operands
             self.add_adjoint(start, g)
@@ -759,9 +775,8 @@ class ReverseSynthesis:
             env[names[i]] = self.val(v)
         if ins.value is not None:
             env["r"] = self.val(ins.value)
-        if rule.name == "powi":
-            x, n = ins.operands[0], ins.operands[1]
-            nv = self.val(n)
+        if rule.name in ("powi", "ldexp"):
+            nv = self.val(ins.operands[1])
             env["n"] = self.b.cast("sitofp", nv, ins.type)  # type: ignore[arg-type]
             env["k"] = self.b.binop("sub", nv, Value(nv.type, "1"))
         for i, node in enumerate(rule.compiled()):

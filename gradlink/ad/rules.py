@@ -68,7 +68,8 @@ RULES: list[Rule] = [
     _m("log10", ["1 / (x * ln10)"]),
     _m("log1p", ["1 / (1 + x)"], intrinsic=False),
     _m("pow", ["y * pow(x, y - 1)", "r * log(x)"]),
-    Rule("powi", ("n * powi(x, k)", None), intrinsic="powi"),       # see synthesis: n, k ints
+    # integer second operand: the synthesis binds n = (float) operand, k = operand - 1
+    Rule("powi", ("n * powi(x, k)", None), intrinsic="powi"),
     _m("sqrt", ["0.5 / r"]),
     _m("cbrt", ["r / (3 * x)"], intrinsic=False),
     _m("hypot", ["x / r", "y / r"], intrinsic=False),
@@ -83,6 +84,8 @@ RULES: list[Rule] = [
     _m("fma", ["y", "x", "1"]),
     Rule("fmuladd", ("y", "x", "1"), intrinsic="fmuladd"),
     _m("erf", ["1.1283791670955126 * exp(-x * x)"], intrinsic=False),
+    _m("fmod", ["1", "-trunc(x / y)"], intrinsic=False),
+    Rule("ldexp", ("exp2(n)", None), ("ldexp", "ldexpf", "ldexpl", "scalbn", "scalbnf"), "ldexp"),
     _m("erfc", ["-1.1283791670955126 * exp(-x * x)"], intrinsic=False),
 ]
 # Piecewise constant: zero derivative everywhere it exists.
