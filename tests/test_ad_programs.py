@@ -127,9 +127,7 @@ PROGRAMS: dict[str, Prog] = {
         "not implemented yet: indirect calls through function pointers on active data")),
     "cxx_exceptions": P("cxx_exceptions.cpp", xfail=(
         "not implemented yet: invoke (C++ exceptions) on active data")),
-    "struct_copy": P("struct_copy", min_checks=7, xfail=(
-        "not implemented yet: memcpy of a struct {double; int} (struct assignment; type analysis "
-        "does not read !tbaa.struct)")),
+    "struct_copy": P("struct_copy", min_checks=7),
     "libm_fmod": P("libm_fmod", min_checks=4),
     "libm_ldexp": P("libm_ldexp"),
     "maxpool": P("maxpool", min_checks=4),

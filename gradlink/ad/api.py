@@ -24,6 +24,7 @@ from gradlink.ir.types import Type
 
 MARKERS = {"enzyme_dup", "enzyme_dupnoneed", "enzyme_const", "enzyme_out"}
 _MARKER_GLOBAL = re.compile(r"^@\"?(enzyme_[A-Za-z0-9_]+)\"?$")
+_MD_TUPLE = re.compile(r"^(!\d+) = (?:distinct )?!\{(.*)\}\s*$", re.M)
 _ATTR_GROUP = re.compile(r"^attributes (#\d+) = \{(.*)\}\s*$", re.M)
 _EXTERNAL_MARKER = re.compile(r'^(@"?enzyme_(?:dup|dupnoneed|const|out)"?) = external (?:dso_local )?global i32(.*)$', re.M)
 
@@ -57,6 +58,7 @@ class Differentiator:
         self.locations = DebugLocations(module_text)
         self.attr_groups = {m.group(1): m.group(2) for m in _ATTR_GROUP.finditer(module_text)}
         self.structs = struct_types(module_text)
+        self.metadata = {m.group(1): m.group(2) for m in _MD_TUPLE.finditer(module_text)}
         self.derivatives: dict[tuple[str, str], Derivative] = {}
         self.pairs: dict[tuple[str, str], CalleeDerivative] = {}
         self.split_functions: list[Derivative] = []
@@ -197,7 +199,7 @@ class Differentiator:
             name = f'@"gl.diffe.{target.lstrip("@").strip(chr(34))}.{sig.key()}"'
             synth = ReverseSynthesis(fn, sig, graph, act, self.locations.where,
                                      self._target_attrs(fn), callees=self.callee_pair,
-                                     structs=self.structs)
+                                     structs=self.structs, metadata=self.metadata)
             self.derivatives[key] = synth.run(name)
         return self.derivatives[key]
 
@@ -230,7 +232,7 @@ class Differentiator:
                                sig.active_return, typeinfo.TypeAnalysis(fn, self.structs))
         synth = ReverseSynthesis(fn, sig, graph, act, self.locations.where,
                                  self._target_attrs(fn), callees=self.callee_pair, split=True,
-                                 structs=self.structs)
+                                 structs=self.structs, metadata=self.metadata)
         self.split_functions.extend(synth.run_split(pair.aug, pair.rev))
         return pair
 

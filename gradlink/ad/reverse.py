@@ -78,12 +78,14 @@ class ReverseSynthesis:
     def __init__(self, fn: Function, sig: Signature, cfg: CFG, act: Activity,
                  where: Callable[[str | None], str | None], target_attrs: str,
                  callees: Callable[[str, Signature], CalleeDerivative | None] | None = None,
-                 split: bool = False, structs: dict[str, Type] | None = None) -> None:
+                 split: bool = False, structs: dict[str, Type] | None = None,
+                 metadata: dict[str, str] | None = None) -> None:
         self.fn, self.sig, self.cfg, self.act = fn, sig, cfg, act
         self.callees = callees or (lambda name, sig: None)
         self.split = split
         self.callee_cache: dict[tuple[str, str], CalleeDerivative | None] = {}
         self.structs = structs or {}
+        self.metadata = metadata or {}
         self._types: TypeAnalysis | None = None
         self.helpers: dict[str, str] = {}          # extra module-level functions (memcpy adjoints)
         self.where = where
@@ -697,6 +699,12 @@ class ReverseSynthesis:
         if dst.ref not in self.act.shadowed or src.ref not in self.act.shadowed:
             return
         kind = self.types.region_kind(dst.ref) or self.types.region_kind(src.ref)
+        fields = self._tbaa_struct(ins)
+        if fields is not None:                      # the front end described the copy's layout
+            for off, k in fields:
+                if k.startswith("Float("):
+                    self._adjoint_move(self._sh_value(dst), self._sh_value(src), off, k[6:-1])
+            return
         if kind is None:
             mem = self.types.memory.get(dst.ref) or self.types.memory.get(src.ref)
             if mem is None or not mem.at or mem.strided or mem.conflict:
@@ -713,6 +721,26 @@ class ReverseSynthesis:
         self.helpers[helper] = _copy_adjoint_helper(helper, elem, "memmove" in ins.callee)
         self.b.emit(f"call void {helper}(ptr {self._sh_value(dst).ref}, ptr {self._sh_value(src).ref}, "
                     f"{self.val(size)})")
+
+    def _tbaa_struct(self, ins: Instr) -> list[tuple[int, str]] | None:
+        """Field layout of a struct copy from its !tbaa.struct metadata: (offset, kind)."""
+        m = re.search(r"!tbaa\.struct (!\d+)", ins.text)
+        if m is None or m.group(1) not in self.metadata:
+            return None
+        items = [x.strip() for x in self.metadata[m.group(1)].split(",")]
+        fields = []
+        for i in range(0, len(items) - 2, 3):
+            off = int(items[i].split()[-1])
+            tag = self.metadata.get(items[i + 2], "")
+            access = [x.strip() for x in tag.split(",")]
+            name_node = self.metadata.get(access[1], "") if len(access) > 1 else ""
+            name = re.match(r'!"([^"]*)"', name_node.strip())
+            type_name = name.group(1) if name else ""
+            if type_name in ("double", "float"):
+                fields.append((off, f"Float({type_name})"))
+            elif type_name in ("long double", "__float128", "_Float16", "__fp16"):
+                raise self.fail(ins, f"copy of a {type_name} field: not supported")
+        return fields
 
     def _adjoint_move(self, dst: Value, src: Value, off: int, elem: str) -> None:
         pd, ps = self.b.fresh("pd"), self.b.fresh("ps")
