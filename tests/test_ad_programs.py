@@ -117,12 +117,8 @@ PROGRAMS: dict[str, Prog] = {
     # several translation units: the library half is a bitcode archive
     "multicu": P("multicu_main", archive=("multicu_lib.c",), min_checks=4),
     # not implemented yet
-    "multi_out_f2": P("multi_out_f2", min_checks=4, xfail=(
-        "not implemented yet: two float outs returned as the <2 x float> the x86-64 ABI makes "
-        "of struct {float a, b;}")),
-    "multi_out_sret": P("multi_out_sret", min_checks=4, xfail=(
-        "not implemented yet: three double outs returned through an sret pointer "
-        "(struct {double a, b, c;})")),
+    "multi_out_f2": P("multi_out_f2", min_checks=4),
+    "multi_out_sret": P("multi_out_sret", min_checks=4),
     "indirect_call": P("indirect_call", xfail=(
         "not implemented yet: indirect calls through function pointers on active data")),
     "cxx_exceptions": P("cxx_exceptions.cpp", xfail=(

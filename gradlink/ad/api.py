@@ -19,11 +19,12 @@ from gradlink.ad.errors import ADError, DebugLocations, describe
 from gradlink.ad.reverse import CalleeDerivative, Derivative, ReverseSynthesis, Signature
 from gradlink.analysis import activity, cfg, typeinfo
 from gradlink.ir.model import Function, Instr, Value
-from gradlink.ir.parse import ParseError, function_texts, parse_function, struct_types
+from gradlink.ir.parse import ParseError, function_texts, parse_function, parse_type, struct_types
 from gradlink.ir.types import Type
 
 MARKERS = {"enzyme_dup", "enzyme_dupnoneed", "enzyme_const", "enzyme_out"}
 _MARKER_GLOBAL = re.compile(r"^@\"?(enzyme_[A-Za-z0-9_]+)\"?$")
+_SRET = re.compile(r"__enzyme_autodiff[^(]*\(ptr [^,]*?sret\(([^)]*)\)")
 _MD_TUPLE = re.compile(r"^(!\d+) = (?:distinct )?!\{(.*)\}\s*$", re.M)
 _ATTR_GROUP = re.compile(r"^attributes (#\d+) = \{(.*)\}\s*$", re.M)
 _EXTERNAL_MARKER = re.compile(r'^(@"?enzyme_(?:dup|dupnoneed|const|out)"?) = external (?:dso_local )?global i32(.*)$', re.M)
@@ -49,6 +50,7 @@ class Request:
     sig: Signature
     args: list[Value]                 # the values passed to the derivative, in its order
     prologue: list[str]               # conversions of promoted variadic arguments
+    sret: tuple[Value, Type] | None = None   # where a struct result is returned in memory
 
 
 class Differentiator:
@@ -112,15 +114,20 @@ class Differentiator:
         def fail(problem: str) -> ADError:
             return ADError(describe(caller.name, ins.text, where, problem))
 
-        if not ins.operands or not ins.operands[0].is_global:
+        operands = list(ins.operands)
+        sret = _SRET.search(ins.text)
+        sret_ptr: tuple[Value, Type] | None = None
+        if sret and operands and operands[0].is_local:   # large struct results come back in memory
+            sret_ptr = (operands.pop(0), parse_type(sret.group(1)))
+        if not operands or not operands[0].is_global:
             raise fail("the first argument of __enzyme_autodiff must be a function (its address)")
-        target = ins.operands[0].ref
+        target = operands[0].ref
         if target not in self.fns:
             raise fail(f"{target.lstrip('@')} has no body in the LTO unit (an external function "
                        "or one in a native object): nothing to differentiate")
         fn = self.function(target)
         items: list[tuple[str | None, Value]] = []
-        for v in ins.operands[1:]:
+        for v in operands[1:]:
             marker = self._marker(v, defs)
             items.append((marker, v))
         kinds: list[str] = []
@@ -160,7 +167,7 @@ class Differentiator:
             raise fail(f"wrong argument count: {target.lstrip('@')} takes {len(fn.params)} "
                        f"argument(s), the call passes {len(items) - i} more")
         sig = Signature(kinds, fn.ret.is_float)
-        return Request(caller, ins, target, sig, args, prologue)
+        return Request(caller, ins, target, sig, args, prologue, sret_ptr)
 
     def _coerce(self, v: Value, to: Type, fail, prologue: list[str]) -> Value:  # type: ignore[no-untyped-def]
         """C passes float through '...' as double, and char/short as int: convert back."""
@@ -262,6 +269,8 @@ class Differentiator:
         arglist = ", ".join(str(a) for a in args)
         ret = str(d.ret) if d.ret is not None else "void"
         want = call.type                                   # what the program declared
+        if req.sret is not None:
+            return prologue + self._store_sret(d, arglist, req.sret, call)
         if call.name is None or want is None:
             return prologue + f"  call {ret} {d.name}({arglist})\n"
         if d.ret is None:
@@ -277,6 +286,31 @@ class Differentiator:
         lines = [f"  {tmp} = call {ret} {d.name}({arglist})"]
         lines += _convert(Value(d.ret, tmp), d.out_types, want, call.name, call)
         return prologue + "\n".join(lines) + "\n"
+
+    def _store_sret(self, d: Derivative, arglist: str, sret: tuple[Value, Type],
+                    call: Instr) -> str:
+        """Store the adjoints into the caller's result struct, field by field."""
+        ptr, st = sret
+        st = self.structs.get(st.name, st) if st.kind == "named" else st
+        if st.kind != "struct" or len(st.fields) < len(d.out_types):
+            raise ADError(f"__enzyme_autodiff returns {len(d.out_types)} adjoint(s), but the "
+                          f"result struct {st} has fewer fields\n>>> instruction: {call.text}")
+        self.counter += 1
+        tmp = f'%"gl.sret.{self.counter}"'
+        lines = [f"  {tmp} = call {d.ret} {d.name}({arglist})"]
+        for i, t in enumerate(d.out_types):
+            if st.fields[i] != t:
+                raise ADError(f"adjoint {i} has type {t}, but field {i} of the result struct is "
+                              f"{st.fields[i]}\n>>> instruction: {call.text}")
+            el = f'%"gl.sret.{self.counter}.{i}"'
+            at = f'%"gl.sret.{self.counter}.p{i}"'
+            src = tmp if len(d.out_types) == 1 else el
+            if len(d.out_types) > 1:
+                lines.append(f"  {el} = extractvalue {d.ret} {tmp}, {i}")
+            off = typeinfo.field_offset(st, i, self.structs)
+            lines.append(f"  {at} = getelementptr i8, ptr {ptr.ref}, i64 {off}")
+            lines.append(f"  store {t} {src}, ptr {at}")
+        return "\n".join(lines) + "\n"
 
     def _appendix(self, module_text: str) -> str:
         parts = ["\n"]
@@ -309,6 +343,16 @@ def _convert(v: Value, outs: list[Type], want: Type, result: str, call: Instr) -
             return [f"  {result} = {op} {src} {v.ref} to {want}"]
         if want.kind == "struct" and len(want.fields) >= 1 and want.fields[0] == src:
             return [f"  {result} = insertvalue {want} zeroinitializer, {src} {v.ref}, 0"]
+    elif want.kind == "vector" and want.count == len(outs) and all(t == want.elem for t in outs):
+        lines, agg = [], "poison"                  # the x86-64 ABI returns {float, float} so
+        base = result.strip("%").strip(chr(34))
+        for i in range(len(outs)):
+            el = f'%"gl.el.{i}.{base}"'
+            lines.append(f"  {el} = extractvalue {v.type} {v.ref}, {i}")
+            nxt = result if i == len(outs) - 1 else f'%"gl.vec.{i}.{base}"'
+            lines.append(f"  {nxt} = insertelement {want} {agg}, {outs[i]} {el}, i64 {i}")
+            agg = nxt
+        return lines
     elif want.kind == "struct" and len(want.fields) >= len(outs):
         lines, agg = [], "zeroinitializer"
         for i, t in enumerate(outs):

@@ -554,3 +554,8 @@ def struct_types(module_text: str) -> dict[str, Type]:
         except ParseError:
             continue
     return out
+
+
+def parse_type(text: str) -> Type:
+    """A type spelled in LLVM syntax, e.g. '{ double, i32 }' or '%struct.d3'."""
+    return _Cursor(text).type()
