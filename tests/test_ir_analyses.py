@@ -1,0 +1,119 @@
+"""gradlink's IR reader and the analysis printers (gradlink ir --print-cfg/--print-types/
+--print-activity), checked per value on small IR files."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from toolchain import BIN_DIR, sh
+
+from gradlink.ir.parse import parse_function, parse_instruction
+
+LOOP_IR = """
+define double @sumsq(ptr %x, i64 %n, double %scale) {
+entry:
+  %empty = icmp eq i64 %n, 0
+  br i1 %empty, label %exit, label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %acc = phi double [ 0.0, %entry ], [ %acc2, %loop ]
+  %p = getelementptr inbounds double, ptr %x, i64 %i
+  %v = load double, ptr %p, align 8
+  %sq = fmul double %v, %v
+  %acc2 = fadd double %acc, %sq
+  %next = add i64 %i, 1
+  %done = icmp eq i64 %next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  %r = phi double [ 0.0, %entry ], [ %acc2, %loop ]
+  %unused = fmul double %r, %scale
+  %k = fptosi double %r to i64
+  ret double %r
+}
+
+define void @pair(ptr %s) {
+entry:
+  %f = getelementptr inbounds { i32, double }, ptr %s, i64 0, i32 1
+  %d = load double, ptr %f, align 8
+  %n = load i32, ptr %s, align 4
+  ret void
+}
+"""
+
+
+def _gradlink(*args: str) -> str:
+    return sh([BIN_DIR / "gradlink", *args]).check("gradlink " + " ".join(args)).stdout
+
+
+def _write(tmp_path: Path) -> Path:
+    p = tmp_path / "m.ll"
+    p.write_text(LOOP_IR)
+    return p
+
+
+def test_print_cfg(tmp_path: Path) -> None:
+    out = _gradlink("ir", str(_write(tmp_path)), "-f", "sumsq", "--print-cfg")
+    lines = {ln.split(":")[0]: ln for ln in out.splitlines()[1:]}
+    assert "preds=[] idom=- loop_depth=0" in lines["entry"]
+    assert "preds=[entry, loop] idom=entry loop_depth=1 header" in lines["loop"]
+    assert "idom=entry loop_depth=0" in lines["exit"]
+
+
+def test_print_types(tmp_path: Path) -> None:
+    out = _gradlink("ir", str(_write(tmp_path)), "--print-types")
+    assert "%x: Pointer -> {[0+*8]:Float(double)}" in out
+    assert "%i: Integer" in out
+    assert "%sq: Float(double)" in out
+    assert "%s: Pointer -> {0:Integer, 8:Float(double)}" in out
+
+
+def test_print_activity(tmp_path: Path) -> None:
+    out = _gradlink("ir", str(_write(tmp_path)), "-f", "sumsq", "--print-activity",
+                    "--args", "dup,const,out")
+    assert "arg %x: shadowed" in out and "arg %n: inactive" in out
+    by_value = {}
+    for ln in out.splitlines():
+        parts = ln.split()
+        if len(parts) >= 2 and parts[1].startswith("%") and "=" in parts:
+            by_value[parts[1]] = parts[0]
+    assert by_value["%p"] == "shadowed"
+    assert by_value["%v"] == "active" and by_value["%sq"] == "active" and by_value["%acc2"] == "active"
+    assert by_value["%i"] == "inactive" and by_value["%done"] == "inactive"
+    assert by_value["%unused"] == "varied"        # depends on the input, influences nothing
+    assert by_value["%k"] == "inactive"
+
+
+def test_ir_errors_are_clean(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.ll"
+    bad.write_text("define double @f( {")
+    res = sh([BIN_DIR / "gradlink", "ir", str(bad)])
+    assert res.returncode != 0 and "invalid IR" in res.stderr and "Traceback" not in res.stderr
+    res = sh([BIN_DIR / "gradlink", "ir", str(_write(tmp_path)), "-f", "nosuch"])
+    assert res.returncode != 0 and "no function nosuch" in res.stderr
+
+
+def test_include_dir_has_the_header() -> None:
+    folder = Path(_gradlink("include-dir").strip())
+    text = (folder / "gradlink.h").read_text()
+    assert "__enzyme_autodiff" in text and "enzyme_dup" in text
+
+
+def test_parser_reads_instruction_details() -> None:
+    ins = parse_instruction("%r = fcmp fast olt <2 x double> %a, splat (double 1.0), !dbg !7")
+    assert ins.opcode == "fcmp" and ins.pred == "olt" and "fast" in ins.flags
+    assert str(ins.type) == "<2 x i1>" and ins.operands[1].ref == "splat (double 1.0)"
+    assert ins.dbg == "!7"
+    sw = parse_function("define void @g(i32 %x) {\nentry:\n  switch i32 %x, label %d [\n"
+                        "    i32 0, label %a\n    i32 1, label %d\n  ]\na:\n  br label %d\n"
+                        "d:\n  ret void\n}\n")
+    term = sw.block("entry").terminator
+    assert term.opcode == "switch" and term.targets == ["d", "a", "d"]
+    call = parse_instruction("%c = tail call double @llvm.powi.f64.i32(double noundef %x, i32 3) #4")
+    assert call.callee == "@llvm.powi.f64.i32" and [v.ref for v in call.operands] == ["%x", "3"]
+    gep = parse_instruction("%g = getelementptr inbounds nuw { i32, double }, ptr %s, i64 0, i32 1")
+    assert str(gep.alloc_type) == "{ i32, double }" and len(gep.operands) == 3
+
+
+def test_python_is_the_venv() -> None:
+    assert Path(sys.executable).parent == BIN_DIR
