@@ -99,6 +99,7 @@ PROGRAMS: dict[str, Prog] = {
     "pointer_chasing": P("pointer_chasing", min_checks=9),
     "vector_ext": P("vector_ext", min_checks=6),
     "malloc_tmp": P("malloc_tmp", min_checks=4),
+    "realloc_grow": P("realloc_grow", min_checks=10),
     "calloc_tmp": P("calloc_tmp", min_checks=5),
     "cxx_new": P("cxx_new.cpp", min_checks=3),
     # activity, several outs

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from gradlink.ad import expr, rules, tape
 from gradlink.ad.builder import Builder
 from gradlink.ad.errors import ADError, describe
-from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, Activity
+from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS, Activity
 from gradlink.analysis.typeinfo import TypeAnalysis
 from gradlink.analysis.cfg import CFG
 from gradlink.ir.model import Block, Function, Instr, Value
@@ -184,6 +184,11 @@ class ReverseSynthesis:
                     if v.ref in self.act.shadowed:
                         want(Value(v.type, self.shadow_ref(v.ref)))
                 want(ins.operands[2])
+                continue
+            if op == "call" and ins.callee in REALLOCATORS and ins.name in self.act.shadowed:
+                want(Value(ins.type, self.shadow_ref(ins.name)))  # type: ignore[arg-type]
+                want(Value(ins.operands[0].type, self.shadow_ref(ins.operands[0].ref)))
+                want(Value(I64, self._realloc_names(ins)[1]))
                 continue
             if op == "call" and ins.callee in ALLOCATORS and ins.name in self.act.shadowed:
                 want(Value(ins.type, self.shadow_ref(ins.name)))  # type: ignore[arg-type]
@@ -467,6 +472,22 @@ class ReverseSynthesis:
                 b.emit(f"{sh} = select {c}, ptr {self._shadow_of(x, ins)}, ptr {self._shadow_of(y, ins)}")
             elif op == "load":
                 b.emit(f"{sh} = load ptr, ptr {self.shadow_ref(ins.operands[0].ref)}")
+            elif op == "call" and ins.callee in REALLOCATORS:
+                # a fresh zeroed shadow, the old one's bytes copied in; the old shadow stays
+                # alive for the reverse sweep, which moves the adjoints back at this point
+                old_sh = self._shadow_of(ins.operands[0], ins)
+                size = ins.operands[1]
+                b.declarations.setdefault("@calloc", "declare ptr @calloc(i64, i64)")
+                b.declarations.setdefault("@malloc_usable_size",
+                                          "declare i64 @malloc_usable_size(ptr)")
+                b.declarations.setdefault("@llvm.umin.i64", "declare i64 @llvm.umin.i64(i64, i64)")
+                b.declarations.setdefault("@llvm.memcpy.p0.p0.i64",
+                                          "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)")
+                used, kept = self._realloc_names(ins)
+                b.emit(f"{used} = call i64 @malloc_usable_size(ptr {old_sh})")
+                b.emit(f"{sh} = call ptr @calloc(i64 1, {size})")
+                b.emit(f"{kept} = call i64 @llvm.umin.i64(i64 {used}, {size})")
+                b.emit(f"call void @llvm.memcpy.p0.p0.i64(ptr {sh}, ptr {old_sh}, i64 {kept}, i1 false)")
             elif op == "call" and ins.callee in ALLOCATORS:
                 b.declarations.setdefault("@calloc", "declare ptr @calloc(i64, i64)")
                 if ins.callee == "@calloc":
@@ -602,6 +623,9 @@ class ReverseSynthesis:
         if op == "call" and ins.callee.startswith(("@llvm.memcpy", "@llvm.memmove")):
             self._reverse_memcpy(ins)
             return
+        if op == "call" and ins.callee in REALLOCATORS and ins.name in self.act.shadowed:
+            self._reverse_realloc(ins)
+            return
         if op == "call" and ins.callee.startswith("@llvm.memset"):
             dst = ins.operands[0]
             if dst.ref in self.act.shadowed:
@@ -721,6 +745,28 @@ class ReverseSynthesis:
         self.helpers[helper] = _copy_adjoint_helper(helper, elem, "memmove" in ins.callee)
         self.b.emit(f"call void {helper}(ptr {self._sh_value(dst).ref}, ptr {self._sh_value(src).ref}, "
                     f"{self.val(size)})")
+
+    def _realloc_names(self, ins: Instr) -> tuple[str, str]:
+        base = self.shadow_ref(ins.name)[:-1]  # type: ignore[arg-type]
+        used, kept = f'{base}.used"', f'{base}.kept"'
+        self.primal_of_shadow[kept] = ins.name  # type: ignore[assignment]  # lives where ins does
+        return used, kept
+
+    def _reverse_realloc(self, ins: Instr) -> None:
+        """Adjoints in the new block's first bytes go back to the old block; the new shadow dies."""
+        old, new = ins.operands[0], Value(ins.type, ins.name)  # type: ignore[arg-type]
+        kept = self.env.get(self._realloc_names(ins)[1], Value(I64, self._realloc_names(ins)[1]))
+        kind = self.types.region_kind(ins.name) or self.types.region_kind(old.ref)  # type: ignore[arg-type]
+        if kind is not None and kind.startswith("Float("):
+            elem = kind[6:-1]
+            helper = f'@"gl.memcpy.adjoint.{elem}"'
+            self.helpers[helper] = _copy_adjoint_helper(helper, elem, False)
+            self.b.emit(f"call void {helper}(ptr {self._sh_value(new).ref}, "
+                        f"ptr {self._sh_value(old).ref}, {kept})")
+        elif kind is None and (self.types.memory.get(ins.name) or self.types.memory.get(old.ref)):  # type: ignore[arg-type]
+            raise self.fail(ins, "type analysis cannot tell what the reallocated memory holds")
+        self.b.declarations.setdefault("@free", "declare void @free(ptr)")
+        self.b.emit(f"call void @free(ptr {self._sh_value(new).ref})")
 
     def _tbaa_struct(self, ins: Instr) -> list[tuple[int, str]] | None:
         """Field layout of a struct copy from its !tbaa.struct metadata: (offset, kind)."""

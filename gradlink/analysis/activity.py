@@ -36,22 +36,45 @@ class Activity:
 
 ALLOCATORS = {"@malloc", "@calloc", "@_Znwm", "@_Znam", "@_ZnwmRKSt9nothrow_t",
               "@_ZnamRKSt9nothrow_t"}
+REALLOCATORS = {"@realloc"}
 DEALLOCATORS = {"@free", "@_ZdlPv", "@_ZdlPvm", "@_ZdaPv", "@_ZdaPvm"}
 
 
-def _root_alloca(name: str, defs: dict[str, Instr]) -> Instr | None:
-    """The stack slot or heap allocation a pointer is derived from, if it is one of ours."""
-    seen = set()
-    while name in defs and name not in seen:
-        seen.add(name)
-        ins = defs[name]
+def _root_alloca(name: str, defs: dict[str, Instr]) -> list[Instr] | None:
+    """The stack slots or heap allocations of ours a pointer may point into (through GEPs,
+    casts, phis, selects and realloc); None when it may point elsewhere (an argument, a
+    global, memory loaded from somewhere)."""
+    roots: list[Instr] = []
+    seen: set[str] = set()
+    work = [name]
+    while work:
+        ref = work.pop()
+        if ref in seen or ref in ("null", "undef", "poison"):
+            continue
+        seen.add(ref)
+        ins = defs.get(ref)
+        if ins is None:
+            return None
         if ins.opcode == "alloca" or (ins.opcode == "call" and ins.callee in ALLOCATORS):
-            return ins
-        if ins.opcode in ("getelementptr", "bitcast", "addrspacecast") and ins.operands:
-            name = ins.operands[0].ref
+            roots.append(ins)
+        elif ins.opcode == "call" and ins.callee in REALLOCATORS and ins.operands:
+            roots.append(ins)
+            work.append(ins.operands[0].ref)       # realloc keeps the allocation's identity
+        elif ins.opcode in ("getelementptr", "bitcast", "addrspacecast", "freeze") and ins.operands:
+            work.append(ins.operands[0].ref)
+        elif ins.opcode == "phi":
+            work.extend(v.ref for v, _ in ins.incoming)
+        elif ins.opcode == "select":
+            work.extend(v.ref for v in ins.operands[1:])
         else:
             return None
-    return None
+    return roots or None
+
+
+def _shadow_roots(ptr: str, defs: dict[str, Instr], act: Activity) -> None:
+    for root in _root_alloca(ptr, defs) or []:
+        if root.name:
+            act.shadowed.add(root.name)
 
 
 def analyze(fn: Function, arg_activity: dict[str, str], active_return: bool,
@@ -82,9 +105,7 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
     if op == "store":
         val, ptr = ins.operands
         if (val.ref in act.varied or val.ref in act.shadowed) and ptr.ref not in act.shadowed:
-            root = _root_alloca(ptr.ref, defs)
-            if root is not None and root.name:
-                act.shadowed.add(root.name)
+            _shadow_roots(ptr.ref, defs, act)
     elif op in ("call", "invoke") and not ins.callee.startswith("@llvm.") and \
             rules.rule_for_call(ins.callee) is None and not rules.is_inactive_call(ins.callee) and \
             any(v.ref in act.varied or v.ref in act.shadowed for v in ins.operands):
@@ -92,21 +113,20 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
         # heap memory of ours passed to it gets a shadow (interprocedural, conservative).
         for v in ins.operands:
             if v.type.is_ptr and v.is_local and v.ref not in act.shadowed:
-                root = _root_alloca(v.ref, defs)
-                if root is not None and root.name:
-                    act.shadowed.add(root.name)
+                _shadow_roots(v.ref, defs, act)
     elif op in ("call", "invoke") and ins.callee.startswith("@llvm.mem") and len(ins.operands) >= 2:
         dst, src = ins.operands[0], ins.operands[1]
         if src.ref in act.shadowed and dst.ref not in act.shadowed:
-            root = _root_alloca(dst.ref, defs)
-            if root is not None and root.name:
-                act.shadowed.add(root.name)
+            _shadow_roots(dst.ref, defs, act)
     if name is None or ins.type is None:
         return (len(act.varied), len(act.shadowed)) != before
     if op in POINTER_DERIVATIONS and ins.type.is_ptr:
         ptr_ops = used[1:] if op == "select" else used
         if any(u in act.shadowed for u in ptr_ops[:1] if op == "getelementptr") or (
                 op != "getelementptr" and any(u in act.shadowed for u in ptr_ops)):
+            act.shadowed.add(name)
+    elif op == "call" and ins.callee in REALLOCATORS and ins.operands:
+        if ins.operands[0].ref in act.shadowed:
             act.shadowed.add(name)
     elif op == "load":
         if ins.operands[0].ref in act.shadowed:
