@@ -67,7 +67,7 @@ def _program(ftype: str) -> str:
 
 
 @pytest.mark.parametrize("ftype,style", [("double", "libm"), ("double", "intrinsic"),
-                                         ("float", "libm")])
+                                         ("float", "libm"), ("float", "intrinsic")])
 def test_every_rule_matches_finite_differences(tmp_path: Path, ftype: str, style: str) -> None:
     src = tmp_path / "rules.c"
     src.write_text(_program(ftype))

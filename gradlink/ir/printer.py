@@ -1,0 +1,87 @@
+"""Printing gradlink.ir back to LLVM text.
+
+Instructions read from a module keep their original text, which ``print_function`` reuses;
+``print_instruction`` prints one from its fields alone (what the analyses and the AD see), so a
+round trip through it shows the model holds everything an instruction means.
+"""
+
+from __future__ import annotations
+
+from gradlink.ir.model import Function, Instr
+
+
+def _flags(ins: Instr) -> str:
+    return "".join(f + " " for f in ins.flags if f not in ("tail", "musttail", "notail"))
+
+
+def print_instruction(ins: Instr) -> str:
+    op = ins.opcode
+    res = f"{ins.name} = " if ins.name else ""
+    ops = ins.operands
+    if op in ("fadd", "fsub", "fmul", "fdiv", "frem", "add", "sub", "mul", "udiv", "sdiv",
+              "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor"):
+        return f"{res}{op} {_flags(ins)}{ops[0]}, {ops[1].ref}"
+    if op in ("fneg", "freeze"):
+        return f"{res}{op} {_flags(ins)}{ops[0]}"
+    if op in ("fcmp", "icmp"):
+        flags = _flags(ins)
+        return f"{res}{op} {flags}{ins.pred} {ops[0]}, {ops[1].ref}"
+    if op in ("trunc", "zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp",
+              "ptrtoint", "inttoptr", "bitcast", "addrspacecast"):
+        return f"{res}{op} {_flags(ins)}{ops[0]} to {ins.type}"
+    if op == "select":
+        return f"{res}select {_flags(ins)}{ops[0]}, {ops[1]}, {ops[2]}"
+    if op == "phi":
+        inc = ", ".join(f"[ {v.ref}, %{_lbl(b)} ]" for v, b in ins.incoming)
+        return f"{res}phi {_flags(ins)}{ins.type} {inc}"
+    if op == "load":
+        return f"{res}load {ins.type}, {ops[0]}"
+    if op == "store":
+        return f"store {ops[0]}, {ops[1]}"
+    if op == "getelementptr":
+        rest = "".join(f", {v}" for v in ops[1:])
+        return f"{res}getelementptr {_flags(ins)}{ins.alloc_type}, {ops[0]}{rest}"
+    if op == "alloca":
+        count = f", {ops[0]}" if ops else ""
+        return f"{res}alloca {ins.alloc_type}{count}"
+    if op == "call" and ins.callee != "asm":
+        args = ", ".join(str(v) for v in ops)
+        ret = str(ins.type) if ins.type is not None else "void"
+        return f"{res}call {_flags(ins)}{ret} {ins.callee}({args})"
+    if op == "br":
+        if ops:
+            return f"br {ops[0]}, label %{_lbl(ins.targets[0])}, label %{_lbl(ins.targets[1])}"
+        return f"br label %{_lbl(ins.targets[0])}"
+    if op == "switch":
+        cases = " ".join(f"{v}, label %{_lbl(b)}" for v, b in ins.cases)
+        return f"switch {ops[0]}, label %{_lbl(ins.targets[0])} [ {cases} ]"
+    if op == "ret":
+        return f"ret {ops[0]}" if ops else "ret void"
+    if op == "unreachable":
+        return "unreachable"
+    if op == "extractelement":
+        return f"{res}extractelement {ops[0]}, {ops[1]}"
+    if op == "insertelement":
+        return f"{res}insertelement {ops[0]}, {ops[1]}, {ops[2]}"
+    if op == "shufflevector":
+        return f"{res}shufflevector {ops[0]}, {ops[1]}, {ops[2]}"
+    if op == "extractvalue":
+        return f"{res}extractvalue {ops[0]}" + "".join(f", {i}" for i in ins.indices)
+    if op == "insertvalue":
+        return f"{res}insertvalue {ops[0]}, {ops[1]}" + "".join(f", {i}" for i in ins.indices)
+    return ins.text                     # invoke, landingpad, atomics, inline asm: as read
+
+
+def _lbl(label: str) -> str:
+    import re
+    return label if re.fullmatch(r"[-a-zA-Z$._0-9]+", label) else f'"{label}"'
+
+
+def print_function(fn: Function, from_fields: bool = False) -> str:
+    lines = [fn.header]
+    for b in fn.blocks:
+        lines.append(f"{_lbl(b.label)}:")
+        for ins in b.instrs:
+            lines.append("  " + (print_instruction(ins) if from_fields else ins.print()))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
