@@ -101,6 +101,7 @@ PROGRAMS: dict[str, Prog] = {
     "malloc_tmp": P("malloc_tmp", min_checks=4),
     "realloc_grow": P("realloc_grow", min_checks=10),
     "mem_ops": P("mem_ops", min_checks=20),
+    "struct_return": P("struct_return", min_checks=2),
     "calloc_tmp": P("calloc_tmp", min_checks=5),
     "cxx_new": P("cxx_new.cpp", min_checks=3),
     # activity, several outs

@@ -129,8 +129,25 @@ class ReverseSynthesis:
         t = self.adj_type(target)
         old = self.b.fresh("a")
         self.b.emit(f"{old} = load {t}, ptr {slot}")
-        new = self.b.binop("fadd", Value(t, old), contrib)
+        new = self._sum(Value(t, old), contrib)
         self.b.emit(f"store {t} {new.ref}, ptr {slot}")
+
+    def _sum(self, a: Value, c: Value) -> Value:
+        """a + c; for aggregates (small structs returned by value) field by field."""
+        t = a.type
+        if t.is_float:
+            return self.b.binop("fadd", a, c)
+        acc = a
+        for path, leaf in _float_leaves(t, self.structs):
+            idx = ", ".join(map(str, path))
+            x, y = self.b.fresh("ea"), self.b.fresh("ec")
+            self.b.emit(f"{x} = extractvalue {t} {a.ref}, {idx}")
+            self.b.emit(f"{y} = extractvalue {t} {c.ref}, {idx}")
+            z = self.b.binop("fadd", Value(leaf, x), Value(leaf, y))
+            nxt = self.b.fresh("agg")
+            self.b.emit(f"{nxt} = insertvalue {t} {acc.ref}, {leaf} {z.ref}, {idx}")
+            acc = Value(t, nxt)
+        return acc
 
     def take_adjoint(self, name: str, t: Type) -> Value:
         slot = self.slot(name)
@@ -218,7 +235,7 @@ class ReverseSynthesis:
                 kinds.append("dup")
             else:
                 kinds.append("const")
-        return Signature(kinds, self.active(ins.name))
+        return Signature(kinds, self.active(ins.name))   # struct results too (has_float)
 
     def _callee(self, ins: Instr) -> CalleeDerivative | None:
         """The derivative pair for a call of a function defined in the module, when the call
@@ -652,6 +669,23 @@ class ReverseSynthesis:
             self.add_adjoint(src, self.b.cast("fptrunc" if op == "fpext" else "fpext", g, src.type))
         elif op == "freeze":
             self.add_adjoint(ins.operands[0], g)
+        elif op == "extractvalue":
+            agg = ins.operands[0]
+            idx = ", ".join(map(str, ins.indices))
+            name = self.b.fresh("iv")
+            self.b.emit(f"{name} = insertvalue {agg.type} zeroinitializer, {g}, {idx}")
+            self.add_adjoint(agg, Value(agg.type, name))
+        elif op == "insertvalue":
+            agg, elt = ins.operands
+            idx = ", ".join(map(str, ins.indices))
+            if self.active(elt):
+                name = self.b.fresh("ev")
+                self.b.emit(f"{name} = extractvalue {g}, {idx}")
+                self.add_adjoint(elt, Value(elt.type, name))
+            if self.active(agg):
+                name = self.b.fresh("iv")
+                self.b.emit(f"{name} = insertvalue {g}, {elt.type} zeroinitializer, {idx}")
+                self.add_adjoint(agg, Value(agg.type, name))
         elif op == "select":
             c, x, y = ins.operands
             z = self.b.zero(t)
@@ -923,6 +957,20 @@ done:
 {epilogue}  ret void
 }}
 """
+
+
+def _float_leaves(t: Type, structs: dict[str, Type], path: tuple[int, ...] = ()
+                  ) -> list[tuple[tuple[int, ...], Type]]:
+    """Index paths of the floating-point scalars inside an aggregate."""
+    if t.kind == "named":
+        t = structs.get(t.name, t)
+    if t.is_float and t.kind == "float":
+        return [(path, t)]
+    if t.kind == "struct":
+        return [leaf for i, f in enumerate(t.fields) for leaf in _float_leaves(f, structs, path + (i,))]
+    if t.kind == "array" and t.elem is not None:
+        return [leaf for i in range(t.count) for leaf in _float_leaves(t.elem, structs, path + (i,))]
+    return []
 
 
 def _bits_float(t: Type) -> Type:
