@@ -282,7 +282,7 @@ class ReverseSynthesis:
         rule = self._rule(ins)
         if rule is None:
             return []
-        needed = rule.needs()
+        needed = rule.needs([self.active(v) for v in ins.operands])
         vals = []
         names = ["x", "y", "z"]
         for i, v in enumerate(ins.operands[:3]):

@@ -26,11 +26,12 @@ class Rule:
     def compiled(self) -> tuple[expr.Node | None, ...]:
         return tuple(None if p is None else expr.parse(p) for p in self.partials)
 
-    def needs(self) -> set[str]:
-        """Which primal values the partials read: operand names and/or r."""
+    def needs(self, active: list[bool] | None = None) -> set[str]:
+        """Which primal values the partials read (operand names and/or r); with ``active``,
+        only the partials of the active operands count (the others are never evaluated)."""
         out: set[str] = set()
-        for node in self.compiled():
-            if node is not None:
+        for i, node in enumerate(self.compiled()):
+            if node is not None and (active is None or (i < len(active) and active[i])):
                 out |= expr.free_names(node)
         return out
 
