@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from gradlink.ad import tape
 from gradlink.ad.errors import ADError, DebugLocations, describe
+from gradlink.ad.forward import ForwardCallee, ForwardSynthesis
 from gradlink.ad.reverse import CalleeDerivative, Derivative, ReverseSynthesis, Signature
 from gradlink.analysis import activity, cfg, typeinfo
 from gradlink.ir.model import Function, Instr, Value
@@ -99,8 +100,9 @@ class Differentiator:
             ins = calls[k]
             k += 1
             if is_fwddiff(ins.callee):
-                raise ADError(describe(name, ins.text, self.locations.where(ins.dbg),
-                                       "__enzyme_fwddiff (forward mode) is not supported yet"))
+                req = self._request(caller, ins, defs, forward=True)
+                lines[idx] = self._call_forward(req)
+                continue
             if not is_autodiff(ins.callee):
                 raise ADError(describe(name, ins.text, self.locations.where(ins.dbg),
                                        f"unknown Enzyme entry point {ins.callee.lstrip('@')}"))
@@ -108,8 +110,10 @@ class Differentiator:
             lines[idx] = self._call_derivative(req)
         return "".join(lines)
 
-    def _request(self, caller: Function, ins: Instr, defs: dict[str, Instr]) -> Request:
+    def _request(self, caller: Function, ins: Instr, defs: dict[str, Instr],
+                 forward: bool = False) -> Request:
         where = self.locations.where(ins.dbg)
+        api = "__enzyme_fwddiff" if forward else "__enzyme_autodiff"
 
         def fail(problem: str) -> ADError:
             return ADError(describe(caller.name, ins.text, where, problem))
@@ -120,7 +124,7 @@ class Differentiator:
         if sret and operands and operands[0].is_local:   # large struct results come back in memory
             sret_ptr = (operands.pop(0), parse_type(sret.group(1)))
         if not operands or not operands[0].is_global:
-            raise fail("the first argument of __enzyme_autodiff must be a function (its address)")
+            raise fail(f"the first argument of {api} must be a function (its address)")
         target = operands[0].ref
         if target not in self.fns:
             raise fail(f"{target.lstrip('@')} has no body in the LTO unit (an external function "
@@ -148,19 +152,26 @@ class Differentiator:
                 _, v = items[i]
                 kind = marker[len("enzyme_"):]
             else:
-                kind = "out" if p.type.is_float else ("dup" if p.type.is_ptr else "const")
+                active = "dup" if forward else "out"
+                kind = active if p.type.is_float else ("dup" if p.type.is_ptr else "const")
             i += 1
+            if kind == "out" and forward:
+                raise fail(f"enzyme_out for parameter {p.name}: forward mode takes a tangent "
+                           "(enzyme_dup value, tangent)")
             if kind == "out" and not p.type.is_float:
                 raise fail(f"enzyme_out for parameter {p.name} of type {p.type}: only floating "
                            "point values can be active scalars")
             args.append(v if v.type == p.type else self._coerce(v, p.type, fail, prologue))
             if kind in ("dup", "dupnoneed"):
-                if not p.type.is_ptr:
+                if not p.type.is_ptr and not (forward and p.type.is_float):
                     raise fail(f"enzyme_{kind} for parameter {p.name} of type {p.type}: reverse "
                                "mode needs a pointer to hold the shadow")
                 if i >= len(items) or items[i][0] is not None:
                     raise fail(f"enzyme_{kind} for parameter {p.name} needs a shadow argument")
-                args.append(Value(items[i][1].type, items[i][1].ref))
+                shadow = Value(items[i][1].type, items[i][1].ref)
+                if forward and p.type.is_float and shadow.type != p.type:
+                    shadow = self._coerce(shadow, p.type, fail, prologue)
+                args.append(shadow)
                 i += 1
             kinds.append(kind)
         if i != len(items):
@@ -311,6 +322,60 @@ class Differentiator:
             lines.append(f"  {at} = getelementptr i8, ptr {ptr.ref}, i64 {off}")
             lines.append(f"  store {t} {src}, ptr {at}")
         return "\n".join(lines) + "\n"
+
+    # -- forward mode ----------------------------------------------------------------------------
+    def forward(self, target: str, sig: Signature, pair: bool) -> Derivative:
+        key = (target, sig.key() + ("_pair" if pair else "_fwd"))
+        if key not in self.derivatives:
+            fn = self.function(target)
+            kinds = {p.name: ("out" if k in ("dup", "dupnoneed") and p.type.is_float else k)
+                     for p, k in zip(fn.params, sig.args)}
+            act = activity.analyze(fn, kinds, sig.active_return,
+                                   typeinfo.TypeAnalysis(fn, self.structs))
+            base = target.lstrip("@").strip('"')
+            name = f'@"gl.{"fwdpair" if pair else "fwd"}.{base}.{sig.key()}"'
+            synth = ForwardSynthesis(fn, sig, act, self.locations.where, self._target_attrs(fn),
+                                     callees=self.forward_callee)
+            self.derivatives[key] = Derivative(name, "", None, [])     # recursion finds the name
+            self.derivatives[key] = synth.run(name, pair)
+        return self.derivatives[key]
+
+    def forward_callee(self, callee: str, sig: Signature) -> ForwardCallee | None:
+        if callee not in self.fns:
+            return None
+        fn = self.function(callee)
+        if len(fn.params) != len(sig.args):
+            raise ADError(f"cannot differentiate a variadic call of {callee.lstrip('@')}")
+        d = self.forward(callee, sig, pair=True)
+        return ForwardCallee(d.name, sig.active_return)
+
+    def _call_forward(self, req: Request) -> str:
+        call = req.call
+        fn = self.function(req.target)
+        d = self.forward(req.target, req.sig, pair=False)
+        arglist = ", ".join(str(a) for a in req.args)
+        prologue = "".join(req.prologue)
+        ret = str(fn.ret) if req.sig.active_return else "void"
+        if not req.sig.active_return:
+            ret = str(fn.ret)
+            zero = call.type is not None and call.name is not None
+            if not zero:
+                return prologue + f"  call {ret} {d.name}({arglist})\n"
+            if not call.type.is_float:  # type: ignore[union-attr]
+                raise ADError(f"__enzyme_fwddiff of a function without a floating-point result, "
+                              f"declared to return {call.type}\n>>> instruction: {call.text}")
+            return (prologue + f"  call {ret} {d.name}({arglist})\n"
+                    f"  {call.name} = fadd {call.type} 0.0, 0.0\n")
+        want = call.type
+        if call.name is None or want is None:
+            return prologue + f"  call {ret} {d.name}({arglist})\n"
+        if want == fn.ret:
+            return prologue + f"  {call.name} = call {ret} {d.name}({arglist})\n"
+        self.counter += 1
+        tmp = f'%"gl.tangent.{self.counter}"'
+        lines = [f"  {tmp} = call {ret} {d.name}({arglist})"]
+        lines += _convert(Value(fn.ret, tmp), [fn.ret], want, call.name, call)
+        return prologue + "\n".join(lines) + "\n"
 
     def _appendix(self, module_text: str) -> str:
         parts = ["\n"]
