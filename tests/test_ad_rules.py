@@ -1,8 +1,9 @@
 """Every derivative rule, checked numerically and at the IR level, generated from the rule table.
 
 Numeric: one C program per float type and math-call style (libm calls, or LLVM intrinsics with
--fno-math-errno) differentiates each function of gradlink.ad.rules with __enzyme_autodiff and
-compares with central finite differences. IR: each rule, applied to a tiny function, must emit the
+-fno-math-errno) differentiates each function of gradlink.ad.rules in reverse mode
+(__enzyme_autodiff) and forward mode (__enzyme_fwddiff, unit tangent) and compares both with
+central finite differences and with each other. IR: each rule, applied to a tiny function, must emit the
 functions its formula names (e.g. sin -> llvm.cos) and verify.
 """
 
@@ -43,7 +44,8 @@ def libm_rules() -> list[rules.Rule]:
 def _program(ftype: str) -> str:
     suffix = "f" if ftype == "float" else ""
     lines = ["#define _GNU_SOURCE", "#include <math.h>", "#include <stdio.h>",
-             "extern int enzyme_const;", f"{ftype} __enzyme_autodiff(void *, ...);"]
+             "extern int enzyme_const;", f"{ftype} __enzyme_autodiff(void *, ...);",
+             f"{ftype} __enzyme_fwddiff(void *, ...);"]
     body = []
     for r in libm_rules():
         name = C_NAME.get(r.name, r.name) + suffix
@@ -60,9 +62,14 @@ def _program(ftype: str) -> str:
             h = "1e-3f" if ftype == "float" else "1e-6"
             plus = ", ".join(f"({ftype}){pt[i]!r}" + (f" + {h}" if i == k else "") for i in range(n))
             minus = ", ".join(f"({ftype}){pt[i]!r}" + (f" - {h}" if i == k else "") for i in range(n))
+            fwd_args = []
+            for i in range(n):
+                lit = f"({ftype}){pt[i]!r}"
+                fwd_args.append(f"{lit}, ({ftype})1.0" if i == k else f"enzyme_const, {lit}")
             body.append(
-                f'  printf("{r.name} {k} %.17g %.17g\\n", (double)__enzyme_autodiff((void *)w_{r.name}, '
-                f"{', '.join(call_args)}), (double)((w_{r.name}({plus}) - w_{r.name}({minus})) / (2 * {h})));")
+                f'  printf("{r.name} {k} %.17g %.17g %.17g\\n", (double)__enzyme_autodiff((void *)w_{r.name}, '
+                f"{', '.join(call_args)}), (double)((w_{r.name}({plus}) - w_{r.name}({minus})) / (2 * {h})), "
+                f"(double)__enzyme_fwddiff((void *)w_{r.name}, {', '.join(fwd_args)}));")
     return "\n".join(lines + ["int main(void) {", *body, "  return 0;", "}"]) + "\n"
 
 
@@ -79,9 +86,12 @@ def test_every_rule_matches_finite_differences(tmp_path: Path, ftype: str, style
     seen = set()
     rtol = 2e-3 if ftype == "float" else 1e-6
     for line in out.splitlines():
-        name, k, ad, fd = line.split()
+        name, k, ad, fd, fwd = line.split()
         seen.add(name)
-        ad_v, fd_v = float(ad), float(fd)
+        ad_v, fd_v, fwd_v = float(ad), float(fd), float(fwd)
+        # forward and reverse evaluate the same partial: equal up to rounding
+        assert math.isclose(ad_v, fwd_v, rel_tol=1e-12 if ftype == "double" else 1e-5,
+                            abs_tol=1e-300), f"forward vs reverse {style} {ftype}: {line}"
         if name in ("floor", "ceil", "round", "trunc", "rint", "nearbyint"):
             assert ad_v == 0.0, line
             continue
@@ -201,3 +211,42 @@ def test_aliases_share_one_entry() -> None:
     for name in ("sin", "sinf", "sinl", "@llvm.sin.f64", "@llvm.sin.f32", "@llvm.sin.v2f64"):
         callee = name if name.startswith("@") else "@" + name
         assert rules.rule_for_call(callee) is rules.BY_NAME["sin"], name
+
+
+FWD_TEMPLATE = """
+define double @f({params}) {{
+entry:
+  %r = {call}
+  ret double %r
+}}
+
+define double @caller({params}) {{
+entry:
+  %d = call double (ptr, ...) @__enzyme_fwddiff(ptr @f, {args})
+  ret double %d
+}}
+
+declare double @__enzyme_fwddiff(ptr, ...)
+{decl}
+"""
+
+
+@pytest.mark.parametrize("rule", [r for r in rules.RULES if None not in r.partials],
+                         ids=lambda r: r.name)
+def test_forward_rule_ir(rule: rules.Rule) -> None:
+    """The tangent of each rule: the same partials as reverse mode, times the unit tangent."""
+    rev = _ir_for(rule)
+    if rev is None:
+        pytest.skip("no IR form")
+    n = len(rule.partials)
+    params = ", ".join(f"double %x{i}" for i in range(n))
+    args = ", ".join(f"double %x{i}, double 1.0" for i in range(n))
+    call = re.search(r"%r = (.*)\n", rev).group(1)             # type: ignore[union-attr]
+    decl = "\n".join(ln for ln in rev.splitlines() if ln.startswith("declare double @")
+                     and "__enzyme" not in ln)
+    out = differentiate(FWD_TEMPLATE.format(params=params, call=call, args=args, decl=decl))
+    llvm.parse_assembly(out).verify()
+    deriv = next(t for name, t in irparse.function_texts(out).items() if "gl.fwd.f" in name)
+    for fn in _expected_callees(rule):
+        assert re.search(rf"@(llvm\.)?{fn}(\.f64)?\(", deriv), f"{rule.name}: {fn} missing in\n{deriv}"
+    assert "__enzyme_fwddiff" not in irparse.function_texts(out)["@caller"]
