@@ -4,7 +4,9 @@ VENV := $(CURDIR)/.venv
 export PATH := $(VENV)/bin:$(PATH)
 PYTEST_ARGS ?=
 
-.PHONY: deps demo test test-slow bench-link clean
+N ?= 50
+
+.PHONY: deps demo test test-slow bench-link fuzz clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -17,6 +19,9 @@ test: deps
 
 test-slow: deps
 	$(VENV)/bin/python -m pytest -m slow $(PYTEST_ARGS)
+
+fuzz: deps
+	$(VENV)/bin/python scripts/fuzz.py -n $(N)
 
 bench-link: deps
 	$(VENV)/bin/python benchmarks/link_time.py
