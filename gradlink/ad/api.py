@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gradlink.ad import tape
+from gradlink.ad import split, tape
 from gradlink.ad.errors import ADError, DebugLocations, describe
 from gradlink.ad.forward import ForwardCallee, ForwardSynthesis
 from gradlink.ad.reverse import CalleeDerivative, Derivative, ReverseSynthesis, Signature
@@ -24,11 +24,12 @@ from gradlink.ir.parse import ParseError, function_texts, parse_function, parse_
 from gradlink.ir.types import Type
 
 MARKERS = {"enzyme_dup", "enzyme_dupnoneed", "enzyme_const", "enzyme_out"}
+SPLIT_MARKERS = {"enzyme_allocated", "enzyme_tape"}
 _MARKER_GLOBAL = re.compile(r"^@\"?(enzyme_[A-Za-z0-9_]+)\"?$")
 _SRET = re.compile(r"__enzyme_autodiff[^(]*\(ptr [^,]*?sret\(([^)]*)\)")
 _MD_TUPLE = re.compile(r"^(!\d+) = (?:distinct )?!\{(.*)\}\s*$", re.M)
 _ATTR_GROUP = re.compile(r"^attributes (#\d+) = \{(.*)\}\s*$", re.M)
-_EXTERNAL_MARKER = re.compile(r'^(@"?enzyme_(?:dup|dupnoneed|const|out)"?) = external (?:dso_local )?global i32(.*)$', re.M)
+_EXTERNAL_MARKER = re.compile(r'^(@"?enzyme_(?:dup|dupnoneed|const|out|allocated|tape)"?) = external (?:dso_local )?global i32(.*)$', re.M)
 
 
 def is_autodiff(callee: str) -> bool:
@@ -39,8 +40,15 @@ def is_fwddiff(callee: str) -> bool:
     return "__enzyme_fwddiff" in callee
 
 
+SPLIT_ENTRIES = ("__enzyme_augmentfwd", "__enzyme_reverse", "__enzyme_augmentsize")
+
+
+def split_entry(callee: str) -> str | None:
+    return next((e for e in SPLIT_ENTRIES if e in callee), None)
+
+
 def has_requests(module_text: str) -> bool:
-    return "__enzyme_autodiff" in module_text or "__enzyme_fwddiff" in module_text
+    return any(e in module_text for e in ("__enzyme_autodiff", "__enzyme_fwddiff", *SPLIT_ENTRIES))
 
 
 @dataclass
@@ -52,6 +60,7 @@ class Request:
     args: list[Value]                 # the values passed to the derivative, in its order
     prologue: list[str]               # conversions of promoted variadic arguments
     sret: tuple[Value, Type] | None = None   # where a struct result is returned in memory
+    tape: Value | None = None         # split mode: the tape object (or caller memory for it)
 
 
 class Differentiator:
@@ -66,6 +75,7 @@ class Differentiator:
         self.pairs: dict[tuple[str, str], CalleeDerivative] = {}
         self.split_functions: list[Derivative] = []
         self.counter = 0
+        self.split_wrappers: dict[str, str] = {}
         self.parsed: dict[str, Function] = {}
 
     def function(self, name: str) -> Function:
@@ -103,6 +113,11 @@ class Differentiator:
                 req = self._request(caller, ins, defs, forward=True)
                 lines[idx] = self._call_forward(req)
                 continue
+            entry = split_entry(ins.callee)
+            if entry is not None:
+                req = self._request(caller, ins, defs, split=entry)
+                lines[idx] = self._call_split(req, entry)
+                continue
             if not is_autodiff(ins.callee):
                 raise ADError(describe(name, ins.text, self.locations.where(ins.dbg),
                                        f"unknown Enzyme entry point {ins.callee.lstrip('@')}"))
@@ -111,9 +126,9 @@ class Differentiator:
         return "".join(lines)
 
     def _request(self, caller: Function, ins: Instr, defs: dict[str, Instr],
-                 forward: bool = False) -> Request:
+                 forward: bool = False, split: str | None = None) -> Request:
         where = self.locations.where(ins.dbg)
-        api = "__enzyme_fwddiff" if forward else "__enzyme_autodiff"
+        api = split or ("__enzyme_fwddiff" if forward else "__enzyme_autodiff")
 
         def fail(problem: str) -> ADError:
             return ADError(describe(caller.name, ins.text, where, problem))
@@ -130,10 +145,38 @@ class Differentiator:
             raise fail(f"{target.lstrip('@')} has no body in the LTO unit (an external function "
                        "or one in a native object): nothing to differentiate")
         fn = self.function(target)
+        if split == "__enzyme_augmentsize":        # markers only: the tape object's size is fixed
+            return Request(caller, ins, target, Signature([], False), [], [])
         items: list[tuple[str | None, Value]] = []
         for v in operands[1:]:
             marker = self._marker(v, defs)
             items.append((marker, v))
+        tape_mem: Value | None = None
+        dret: Value | None = None
+        if split is not None:
+            kept: list[tuple[str | None, Value]] = []
+            j = 0
+            while j < len(items):                 # enzyme_allocated N / enzyme_tape p
+                marker, v = items[j]
+                if marker in ("enzyme_allocated", "enzyme_tape"):
+                    if j + 1 >= len(items):
+                        raise fail(f"{marker} is not followed by a value")
+                    if marker == "enzyme_tape":
+                        tape_mem = items[j + 1][1]
+                    j += 2
+                    continue
+                kept.append(items[j])
+                j += 1
+            items = kept
+            if split == "__enzyme_reverse":
+                if tape_mem is None:
+                    if not items:
+                        raise fail("__enzyme_reverse needs the tape as its last argument")
+                    tape_mem = items.pop()[1]
+                if fn.ret.is_float:
+                    if not items:
+                        raise fail("__enzyme_reverse needs the differential return before the tape")
+                    dret = items.pop()[1]
         kinds: list[str] = []
         args: list[Value] = []
         prologue: list[str] = []
@@ -178,7 +221,11 @@ class Differentiator:
             raise fail(f"wrong argument count: {target.lstrip('@')} takes {len(fn.params)} "
                        f"argument(s), the call passes {len(items) - i} more")
         sig = Signature(kinds, fn.ret.is_float)
-        return Request(caller, ins, target, sig, args, prologue, sret_ptr)
+        if dret is not None:
+            if dret.type != fn.ret:
+                dret = self._coerce(dret, fn.ret, fail, prologue)
+            args.append(dret)
+        return Request(caller, ins, target, sig, args, prologue, sret_ptr, tape_mem)
 
     def _coerce(self, v: Value, to: Type, fail, prologue: list[str]) -> Value:  # type: ignore[no-untyped-def]
         """C passes float through '...' as double, and char/short as int: convert back."""
@@ -323,6 +370,58 @@ class Differentiator:
             lines.append(f"  store {t} {src}, ptr {at}")
         return "\n".join(lines) + "\n"
 
+    # -- split mode ------------------------------------------------------------------------------
+    def _call_split(self, req: Request, entry: str) -> str:
+        call = req.call
+        prologue = "".join(req.prologue)
+        if entry == "__enzyme_augmentsize":
+            if call.name is None or call.type is None:
+                return prologue
+            if call.type.kind != "int":
+                raise ADError(f"__enzyme_augmentsize is declared to return {call.type}, not an "
+                              f"integer\n>>> instruction: {call.text}")
+            return prologue + f"  {call.name} = add {call.type} {split.TAPE_OBJECT_SIZE}, 0\n"
+        pair = self.callee_pair(req.target, req.sig)
+        assert pair is not None
+        fn = self.function(req.target)
+        base = req.target.lstrip("@").strip('"')
+        params, names = [], []
+        for k, a in enumerate(req.args):
+            params.append(f"{a.type} %a{k}")
+            names.append(f"{a.type} %a{k}")
+        if entry == "__enzyme_augmentfwd":
+            wrap = f'@"gl.augwrap.{base}.{req.sig.key()}"'
+            self.split_wrappers[wrap] = split.augment_wrapper(wrap, pair.aug, str(fn.ret), params,
+                                                            names)
+            mem = str(req.tape) if req.tape is not None else "ptr null"
+            argl = ", ".join([*(str(a) for a in req.args), mem])
+            if call.name is None or call.type is None:
+                return prologue + f"  call ptr {wrap}({argl})\n"
+            if not call.type.is_ptr:
+                raise ADError(f"__enzyme_augmentfwd returns the tape, a pointer; the call is "
+                              f"declared to return {call.type}\n>>> instruction: {call.text}")
+            return prologue + f"  {call.name} = call ptr {wrap}({argl})\n"
+        # __enzyme_reverse
+        if req.tape is None:
+            raise ADError(f"__enzyme_reverse without a tape\n>>> instruction: {call.text}")
+        ret = str(pair.ret) if pair.ret is not None else "void"
+        wrap = f'@"gl.revwrap.{base}.{req.sig.key()}"'
+        self.split_wrappers[wrap] = split.reverse_wrapper(wrap, pair.rev, ret, params, names)
+        argl = ", ".join([*(str(a) for a in req.args), str(req.tape)])
+        if call.name is None or call.type is None or pair.ret is None:
+            line = f"  call {ret} {wrap}({argl})\n"
+            if call.name is not None and call.type is not None:
+                line += f"  {call.name} = fadd {call.type} 0.0, 0.0\n"
+            return prologue + line
+        if pair.ret == call.type:
+            return prologue + f"  {call.name} = call {ret} {wrap}({argl})\n"
+        self.counter += 1
+        tmp = f'%"gl.adjoints.split.{self.counter}"'
+        outs = [fn.params[i].type for i in pair.out_positions]
+        lines = [f"  {tmp} = call {ret} {wrap}({argl})"]
+        lines += _convert(Value(pair.ret, tmp), outs, call.type, call.name, call)
+        return prologue + "\n".join(lines) + "\n"
+
     # -- forward mode ----------------------------------------------------------------------------
     def forward(self, target: str, sig: Signature, pair: bool) -> Derivative:
         key = (target, sig.key() + ("_pair" if pair else "_fwd"))
@@ -388,7 +487,10 @@ class Differentiator:
             decls.update(d.declarations)
             helpers.update(d.helpers)
         parts.extend(helpers.values())
-        if types:
+        parts.extend(self.split_wrappers.values())
+        if self.split_wrappers:
+            decls.update(split.DECLS)
+        if types or self.split_wrappers:
             parts.append(tape.RUNTIME)
             decls.update(tape.RUNTIME_DECLS)
             for t in sorted(types, key=str):
