@@ -76,6 +76,8 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
     pic_output = opts.shared or opts.pie
     backend = opts.backend or ("tools" if tools.available() else "llvmlite")
     wants_ad = any(ad.has_requests(f.name) for f in module.functions if f.is_declaration)
+    if wants_ad:
+        keep = keep | _protect_registrations(module)
     if backend == "tools":
         bitcode = module.as_bitcode()
         passes = tools.lto_passes(opts.opt_level)
@@ -107,6 +109,25 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
             obj = codegen.emit_object(module, tm)
     save("lto.o", obj)
     return obj
+
+
+def _protect_registrations(module: llvm.ModuleRef) -> set[str]:
+    """Derivative registrations (__enzyme_register_gradient_f, ...) must survive the pre-AD
+    pipeline, and their functions must not be inlined into callers, or the registered
+    derivative would be bypassed. Returns the registration globals to keep."""
+    holders = {g.name for g in module.global_variables if g.name.startswith(ad.REGISTRATION_PREFIXES)
+               and not g.is_declaration}
+    if holders:
+        try:
+            registered = ad.registered_functions(str(module))
+        except ad.ADError as e:
+            raise LinkError(str(e)) from None
+        for name in registered:
+            try:
+                module.get_function(name.lstrip("@").strip('"')).add_function_attribute("noinline")
+            except NameError:
+                pass
+    return holders
 
 
 def _differentiate(module: llvm.ModuleRef, log: Log, save) -> llvm.ModuleRef:  # type: ignore[no-untyped-def]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gradlink.ad import split, tape
+from gradlink.ad import custom, rules, split, tape
 from gradlink.ad.errors import ADError, DebugLocations, describe
 from gradlink.ad.forward import ForwardCallee, ForwardSynthesis
 from gradlink.ad.reverse import CalleeDerivative, Derivative, ReverseSynthesis, Signature
@@ -76,6 +76,9 @@ class Differentiator:
         self.split_functions: list[Derivative] = []
         self.counter = 0
         self.split_wrappers: dict[str, str] = {}
+        self.registry = custom.read_registry(module_text)
+        self.custom_wrappers: dict[str, str] = {}
+        self.custom_tape_types: set[Type] = set()
         self.parsed: dict[str, Function] = {}
 
     def function(self, name: str) -> Function:
@@ -88,6 +91,14 @@ class Differentiator:
 
     # -- requests ------------------------------------------------------------------------------
     def run(self) -> str:
+        like, inactive = self.registry.function_like, self.registry.inactive_functions
+        try:
+            with rules.overlay(like, inactive, self.registry.inactive_globals):
+                return self._run()
+        except ValueError as e:
+            raise ADError(str(e)) from None
+
+    def _run(self) -> str:
         new_texts: dict[str, str] = {}
         for name, text in self.fns.items():
             if "__enzyme_" in text:
@@ -271,6 +282,8 @@ class Differentiator:
     def callee_pair(self, callee: str, sig: Signature) -> CalleeDerivative | None:
         """Augmented forward and reverse of a function the differentiated code calls; made once
         per signature (registered before synthesis, so recursion finds it)."""
+        if callee in self.registry.gradients:
+            return self._custom_pair(callee)
         if callee not in self.fns:
             return None
         key = (callee, sig.key())
@@ -370,6 +383,41 @@ class Differentiator:
             lines.append(f"  store {t} {src}, ptr {at}")
         return "\n".join(lines) + "\n"
 
+    # -- custom derivatives ------------------------------------------------------------------------
+    def _custom_pair(self, fn: str) -> CalleeDerivative:
+        """The user's augmented forward and reverse, adapted to gradlink's tape protocol: every
+        floating-point argument is treated as active, every pointer as shadowed."""
+        key = (fn, "custom")
+        if key in self.pairs:
+            return self.pairs[key]
+        ret, params = custom.signature(self.text, fn)
+        outs = [i for i, t in enumerate(params) if t.is_float]
+        out_types = [params[i] for i in outs]
+        rev_ret: Type | None = None if not outs else (
+            out_types[0] if len(outs) == 1 else Type("struct", fields=tuple(out_types)))
+        base = fn.lstrip("@").strip('"')
+        names = (f'@"gl.custom.aug.{base}"', f'@"gl.custom.rev.{base}"')
+        aug, rev = self.registry.gradients[fn]
+        from gradlink.ir.types import PTR
+        aug_text, rev_text = custom.gradient_wrappers(fn, aug, rev, params, ret, self.text, names,
+                                                      rev_ret, tape.push_fn(PTR), tape.pop_fn(PTR))
+        self.custom_wrappers[names[0]] = aug_text
+        self.custom_wrappers[names[1]] = rev_text
+        self.custom_tape_types.add(PTR)
+        pair = CalleeDerivative(names[0], names[1], rev_ret, outs)
+        pair.custom_signature = Signature(
+            ["out" if t.is_float else "dup" if t.is_ptr else "const" for t in params], ret.is_float)
+        self.pairs[key] = pair
+        return pair
+
+    def _custom_tangent(self, fn: str) -> ForwardCallee:
+        name = f'@"gl.custom.fwd.{fn.lstrip("@").strip(chr(34))}"'
+        if name not in self.custom_wrappers:
+            ret, params = custom.signature(self.text, fn)
+            self.custom_wrappers[name] = custom.tangent_wrapper(
+                fn, self.registry.tangents[fn], params, ret, self.text, name)
+        return ForwardCallee(name, True)
+
     # -- split mode ------------------------------------------------------------------------------
     def _call_split(self, req: Request, entry: str) -> str:
         call = req.call
@@ -440,6 +488,8 @@ class Differentiator:
         return self.derivatives[key]
 
     def forward_callee(self, callee: str, sig: Signature) -> ForwardCallee | None:
+        if callee in self.registry.tangents:
+            return self._custom_tangent(callee)
         if callee not in self.fns:
             return None
         fn = self.function(callee)
@@ -488,6 +538,8 @@ class Differentiator:
             helpers.update(d.helpers)
         parts.extend(helpers.values())
         parts.extend(self.split_wrappers.values())
+        parts.extend(self.custom_wrappers.values())
+        types |= self.custom_tape_types
         if self.split_wrappers:
             decls.update(split.DECLS)
         if types or self.split_wrappers:

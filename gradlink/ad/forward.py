@@ -40,6 +40,7 @@ class ForwardSynthesis:
         self.b = Builder(prefix="gf")
         self.tangent: dict[str, str] = {}
         self.shadow: dict[str, str] = {}
+        self.defs = fn.definitions()
 
     def fail(self, ins: Instr, problem: str) -> ADError:
         return ADError(describe(self.fn.name, ins.text, self.where(ins.dbg), problem))
@@ -149,7 +150,8 @@ class ForwardSynthesis:
                     self.b.emit(f"store ptr {self.sh(val, ins)}, ptr {self.sh(ptr, ins)}")
             elif val.type.has_float or self.varied(val):
                 self.b.emit(f"store {self.t_or_zero(val)}, ptr {self.sh(ptr, ins)}{_align(ins)}")
-        elif self.varied(val) or val.ref in self.act.shadowed:
+        elif (self.varied(val) or val.ref in self.act.shadowed) and \
+                not rules.is_inactive_memory(ptr.ref, self.defs):
             raise self.fail(ins, f"an active value is stored through {ptr.ref}, which has no "
                                  "shadow (a global, or memory passed as enzyme_const)")
 

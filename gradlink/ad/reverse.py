@@ -61,6 +61,7 @@ class CalleeDerivative:
     rev: str                     # takes args, shadows [, dret]; returns the out adjoints
     ret: Type | None             # rev's return type
     out_positions: list[int]     # which parameters' adjoints rev returns, in order
+    custom_signature: Signature | None = None    # a user's registered pair fixes the activity
 
 
 @dataclass
@@ -249,7 +250,13 @@ class ReverseSynthesis:
             return None
         key = (ins.callee, sig.key())
         if key not in self.callee_cache:
-            self.callee_cache[key] = self.callees(ins.callee, sig)
+            pair = self.callees(ins.callee, sig)
+            if pair is not None and pair.custom_signature is not None:
+                for v, kind in zip(ins.operands, pair.custom_signature.args):
+                    if kind == "dup" and v.ref not in self.act.shadowed and v.ref != "null":
+                        raise self.fail(ins, f"the registered gradient of {ins.callee.lstrip('@')} "
+                                             f"needs a shadow for {v.ref}, which has none")
+            self.callee_cache[key] = pair
         return self.callee_cache[key]
 
     def _reverse_touches_memory(self, ins: Instr) -> bool:
@@ -404,9 +411,12 @@ class ReverseSynthesis:
             if op == "store":
                 val, ptr = ins.operands
                 if (val.ref in self.act.varied or val.ref in self.act.shadowed) and \
-                        ptr.ref not in self.act.shadowed:
+                        ptr.ref not in self.act.shadowed and not self._inactive_memory(ptr.ref):
                     raise self.fail(ins, f"an active value is stored through {ptr.ref}, which has no "
                                          "shadow (a global, or memory passed as enzyme_const)")
+
+    def _inactive_memory(self, ref: str) -> bool:
+        return rules.is_inactive_memory(ref, self.defs)
 
     def _forward_block(self, block: Block, need: list[Value]) -> list[str]:
         b = self.b
@@ -737,6 +747,8 @@ class ReverseSynthesis:
         if self.active(ins.name):
             g = self.take_adjoint(ins.name, ins.type)  # type: ignore[arg-type]
             args.append(str(g))
+        elif callee.custom_signature is not None and callee.custom_signature.active_return:
+            args.append(str(self.b.zero(ins.type)))  # type: ignore[arg-type]  # the user's reverse wants one
         if callee.ret is None:
             self.b.emit(f"call void {callee.rev}({', '.join(args)})")
             return

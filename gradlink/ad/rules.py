@@ -11,6 +11,8 @@ NOT_DIFFERENTIABLE, which a test checks.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from gradlink.ad import expr
@@ -134,8 +136,54 @@ INACTIVE_INTRINSICS = ("llvm.assume", "llvm.lifetime.", "llvm.dbg.", "llvm.exper
 _INTRINSIC = re.compile(r"^@llvm\.([a-z0-9_]+(?:\.[a-z]+)*?)\.(?:v\d+)?(?:f16|bf16|f32|f64|f80|f128)")
 
 
+# Program-specific additions (__enzyme_function_like, __enzyme_inactivefn), set for the duration
+# of one module's differentiation by ``overlay``.
+_LIKE: dict[str, Rule] = {}
+_INACTIVE: set[str] = set()
+_INACTIVE_GLOBALS: set[str] = set()
+
+
+def is_inactive_global(ref: str) -> bool:
+    return ref in _INACTIVE_GLOBALS
+
+
+def is_inactive_memory(ref: str, defs: dict) -> bool:  # type: ignore[type-arg]
+    """Memory registered with __enzyme_inactive_global, or a GEP/bitcast into it."""
+    seen = set()
+    while ref not in seen:
+        seen.add(ref)
+        if ref in _INACTIVE_GLOBALS:
+            return True
+        ins = defs.get(ref)
+        if ins is None or ins.opcode not in ("getelementptr", "bitcast") or not ins.operands:
+            return False
+        ref = ins.operands[0].ref
+    return False
+
+
+@contextmanager
+def overlay(function_like: dict[str, str], inactive: set[str],
+            inactive_globals: set[str] = frozenset()) -> Iterator[None]:  # type: ignore[assignment]
+    """Treat calls of ``fn`` like the built-in rule named in ``function_like[fn]`` and calls of
+    the ``inactive`` functions as carrying no derivative."""
+    unknown = [n for n in function_like.values() if n not in BY_NAME]
+    if unknown:
+        raise ValueError(f"__enzyme_function_like names an unknown rule: {', '.join(unknown)}")
+    _LIKE.update({fn: BY_NAME[n] for fn, n in function_like.items()})
+    _INACTIVE.update(inactive)
+    _INACTIVE_GLOBALS.update(inactive_globals)
+    try:
+        yield
+    finally:
+        _LIKE.clear()
+        _INACTIVE.clear()
+        _INACTIVE_GLOBALS.clear()
+
+
 def rule_for_call(callee: str) -> Rule | None:
     """The rule of a called function: '@sin', '@sinf', '@llvm.sin.f64', '@llvm.sin.v2f64'."""
+    if callee in _LIKE:
+        return _LIKE[callee]
     name = callee[1:].strip('"')
     if name.startswith("llvm."):
         m = _INTRINSIC.match(callee.strip('"'))
@@ -144,5 +192,7 @@ def rule_for_call(callee: str) -> Rule | None:
 
 
 def is_inactive_call(callee: str) -> bool:
+    if callee in _INACTIVE:
+        return True
     name = callee[1:].strip('"')
     return name in INACTIVE_CALLS or name.startswith(INACTIVE_INTRINSICS)
