@@ -135,3 +135,35 @@ int main(void) {
     assert float(out[2]) == 36.0                           # 3 x^2 y
     assert float(out[3]) == 0.5 * 36.0 + 2.0 * 8.0         # directional: both inputs move
     assert math.isclose(float(out[4]), math.sin(0.5) + 0.5 * math.cos(0.5), rel_tol=1e-6)
+
+
+def test_vector_forward_mode_width(tmp_path: Path) -> None:
+    """enzyme_width N: one pass gives N tangents (a Jacobian row per lane); shadows per lane."""
+    src = tmp_path / "w.c"
+    src.write_text(r"""
+#include <stdio.h>
+#include <math.h>
+extern int enzyme_dup, enzyme_const, enzyme_width;
+typedef struct { double a, b; } d2;
+typedef struct { double a, b, c; } d3;
+d2 fwd2(void *, ...) __asm__("__enzyme_fwddiff");
+d3 fwd3(void *, ...) __asm__("__enzyme_fwddiff");
+double f(double x, double y) { return sin(x) * y + x * x; }
+__attribute__((noinline)) double h(double v) { return exp(v) * v; }
+double g(const double *x) { double s = 0; for (int i = 0; i < 3; i++) s += h(x[i]) * (i + 1); return s; }
+int main(void) {
+  d2 r = fwd2((void *)f, enzyme_width, 2, 0.5, 1.0, 0.0, 2.0, 0.0, 1.0);
+  printf("%.17g %.17g\n", r.a, r.b);
+  double x[3] = {0.1, 0.2, 0.3}, e0[3] = {1, 0, 0}, e1[3] = {0, 1, 0}, e2[3] = {0, 0, 1};
+  d3 j = fwd3((void *)g, enzyme_width, 3, enzyme_dup, x, e0, e1, e2);
+  printf("%.17g %.17g %.17g\n", j.a, j.b, j.c);
+  return 0;
+}
+""")
+    obj = compile_c(src, tmp_path / "w.o", "-O2", "-flto")
+    link([obj, "-lm"], tmp_path / "w").check()
+    out = [float(v) for v in sh([tmp_path / "w"]).check().stdout.split()]
+    assert math.isclose(out[0], 2 * math.cos(0.5) + 1.0, rel_tol=1e-14)
+    assert math.isclose(out[1], math.sin(0.5), rel_tol=1e-14)
+    for i, x in enumerate([0.1, 0.2, 0.3]):
+        assert math.isclose(out[2 + i], (i + 1) * math.exp(x) * (1 + x), rel_tol=1e-14)

@@ -26,7 +26,7 @@ from gradlink.ir.types import Type
 MARKERS = {"enzyme_dup", "enzyme_dupnoneed", "enzyme_const", "enzyme_out"}
 SPLIT_MARKERS = {"enzyme_allocated", "enzyme_tape"}
 _MARKER_GLOBAL = re.compile(r"^@\"?(enzyme_[A-Za-z0-9_]+)\"?$")
-_SRET = re.compile(r"__enzyme_autodiff[^(]*\(ptr [^,]*?sret\(([^)]*)\)")
+_SRET = re.compile(r"__enzyme_[A-Za-z0-9_]*[^(]*\(ptr [^,]*?sret\(([^)]*)\)")
 _MD_TUPLE = re.compile(r"^(!\d+) = (?:distinct )?!\{(.*)\}\s*$", re.M)
 _ATTR_GROUP = re.compile(r"^attributes (#\d+) = \{(.*)\}\s*$", re.M)
 _EXTERNAL_MARKER = re.compile(r'^(@"?enzyme_(?:dup|dupnoneed|const|out|allocated|tape)"?) = external (?:dso_local )?global i32(.*)$', re.M)
@@ -164,6 +164,17 @@ class Differentiator:
             items.append((marker, v))
         tape_mem: Value | None = None
         dret: Value | None = None
+        width = 1
+        if forward:
+            for j, (marker, v) in enumerate(items):
+                if marker == "enzyme_width":
+                    if j + 1 >= len(items) or not items[j + 1][1].ref.isdigit():
+                        raise fail("enzyme_width must be followed by a constant number of lanes")
+                    width = int(items[j + 1][1].ref)
+                    if not 1 <= width <= 64:
+                        raise fail(f"enzyme_width {width}: between 1 and 64 lanes are supported")
+                    items = items[:j] + items[j + 2:]
+                    break
         if split is not None:
             kept: list[tuple[str | None, Value]] = []
             j = 0
@@ -220,18 +231,21 @@ class Differentiator:
                 if not p.type.is_ptr and not (forward and p.type.is_float):
                     raise fail(f"enzyme_{kind} for parameter {p.name} of type {p.type}: reverse "
                                "mode needs a pointer to hold the shadow")
-                if i >= len(items) or items[i][0] is not None:
-                    raise fail(f"enzyme_{kind} for parameter {p.name} needs a shadow argument")
-                shadow = Value(items[i][1].type, items[i][1].ref)
-                if forward and p.type.is_float and shadow.type != p.type:
-                    shadow = self._coerce(shadow, p.type, fail, prologue)
-                args.append(shadow)
-                i += 1
+                for lane in range(width):
+                    if i >= len(items) or items[i][0] is not None:
+                        raise fail(f"enzyme_{kind} for parameter {p.name} needs "
+                                   + ("a shadow argument" if width == 1 else
+                                      f"{width} shadow arguments (one per lane)"))
+                    shadow = Value(items[i][1].type, items[i][1].ref)
+                    if forward and p.type.is_float and shadow.type != p.type:
+                        shadow = self._coerce(shadow, p.type, fail, prologue)
+                    args.append(shadow)
+                    i += 1
             kinds.append(kind)
         if i != len(items):
             raise fail(f"wrong argument count: {target.lstrip('@')} takes {len(fn.params)} "
                        f"argument(s), the call passes {len(items) - i} more")
-        sig = Signature(kinds, fn.ret.is_float)
+        sig = Signature(kinds, fn.ret.is_float, width)
         if dret is not None:
             if dret.type != fn.ret:
                 dret = self._coerce(dret, fn.ret, fail, prologue)
@@ -341,7 +355,7 @@ class Differentiator:
         ret = str(d.ret) if d.ret is not None else "void"
         want = call.type                                   # what the program declared
         if req.sret is not None:
-            return prologue + self._store_sret(d, arglist, req.sret, call)
+            return prologue + self._store_sret(d.name, d.ret, d.out_types, arglist, req.sret, call)
         if call.name is None or want is None:
             return prologue + f"  call {ret} {d.name}({arglist})\n"
         if d.ret is None:
@@ -358,26 +372,26 @@ class Differentiator:
         lines += _convert(Value(d.ret, tmp), d.out_types, want, call.name, call)
         return prologue + "\n".join(lines) + "\n"
 
-    def _store_sret(self, d: Derivative, arglist: str, sret: tuple[Value, Type],
-                    call: Instr) -> str:
-        """Store the adjoints into the caller's result struct, field by field."""
+    def _store_sret(self, callee: str, ret: Type | None, out_types: list[Type], arglist: str,
+                    sret: tuple[Value, Type], call: Instr) -> str:
+        """Store the derivatives into the caller's result struct, field by field."""
         ptr, st = sret
         st = self.structs.get(st.name, st) if st.kind == "named" else st
-        if st.kind != "struct" or len(st.fields) < len(d.out_types):
-            raise ADError(f"__enzyme_autodiff returns {len(d.out_types)} adjoint(s), but the "
+        if st.kind != "struct" or len(st.fields) < len(out_types):
+            raise ADError(f"the derivative returns {len(out_types)} value(s), but the "
                           f"result struct {st} has fewer fields\n>>> instruction: {call.text}")
         self.counter += 1
         tmp = f'%"gl.sret.{self.counter}"'
-        lines = [f"  {tmp} = call {d.ret} {d.name}({arglist})"]
-        for i, t in enumerate(d.out_types):
+        lines = [f"  {tmp} = call {ret} {callee}({arglist})"]
+        for i, t in enumerate(out_types):
             if st.fields[i] != t:
                 raise ADError(f"adjoint {i} has type {t}, but field {i} of the result struct is "
                               f"{st.fields[i]}\n>>> instruction: {call.text}")
             el = f'%"gl.sret.{self.counter}.{i}"'
             at = f'%"gl.sret.{self.counter}.p{i}"'
-            src = tmp if len(d.out_types) == 1 else el
-            if len(d.out_types) > 1:
-                lines.append(f"  {el} = extractvalue {d.ret} {tmp}, {i}")
+            src = tmp if len(out_types) == 1 else el
+            if len(out_types) > 1:
+                lines.append(f"  {el} = extractvalue {ret} {tmp}, {i}")
             off = typeinfo.field_offset(st, i, self.structs)
             lines.append(f"  {at} = getelementptr i8, ptr {ptr.ref}, i64 {off}")
             lines.append(f"  store {t} {src}, ptr {at}")
@@ -482,13 +496,16 @@ class Differentiator:
             base = target.lstrip("@").strip('"')
             name = f'@"gl.{"fwdpair" if pair else "fwd"}.{base}.{sig.key()}"'
             synth = ForwardSynthesis(fn, sig, act, self.locations.where, self._target_attrs(fn),
-                                     callees=self.forward_callee)
+                                     callees=self.forward_callee, width=sig.width)
             self.derivatives[key] = Derivative(name, "", None, [])     # recursion finds the name
             self.derivatives[key] = synth.run(name, pair)
         return self.derivatives[key]
 
     def forward_callee(self, callee: str, sig: Signature) -> ForwardCallee | None:
         if callee in self.registry.tangents:
+            if sig.width != 1:
+                raise ADError(f"the registered tangent of {callee.lstrip('@')} has one lane; "
+                              f"enzyme_width {sig.width} cannot use it")
             return self._custom_tangent(callee)
         if callee not in self.fns:
             return None
@@ -516,10 +533,22 @@ class Differentiator:
             return (prologue + f"  call {ret} {d.name}({arglist})\n"
                     f"  {call.name} = fadd {call.type} 0.0, 0.0\n")
         want = call.type
+        if req.sig.width > 1:
+            ret = "{ " + ", ".join([str(fn.ret)] * req.sig.width) + " }"
+        if req.sret is not None:
+            return prologue + self._store_sret(d.name, parse_type(ret), [fn.ret] * req.sig.width,
+                                               arglist, req.sret, call)
         if call.name is None or want is None:
             return prologue + f"  call {ret} {d.name}({arglist})\n"
-        if want == fn.ret:
+        if str(want) == ret:
             return prologue + f"  {call.name} = call {ret} {d.name}({arglist})\n"
+        if req.sig.width > 1:
+            self.counter += 1
+            tmp = f'%"gl.tangents.{self.counter}"'
+            lines = [f"  {tmp} = call {ret} {d.name}({arglist})"]
+            lines += _convert(Value(parse_type(ret), tmp), [fn.ret] * req.sig.width, want,
+                              call.name, call)
+            return prologue + "\n".join(lines) + "\n"
         self.counter += 1
         tmp = f'%"gl.tangent.{self.counter}"'
         lines = [f"  {tmp} = call {ret} {d.name}({arglist})"]

@@ -23,6 +23,9 @@ from gradlink.ir.model import Block, Function, Instr, Value
 from gradlink.ir.types import Type
 
 _REDUCE_FADD = "@llvm.vector.reduce.fadd"
+STRUCTURAL_FORWARD = {"phi", "load", "fpext", "fptrunc", "bitcast", "freeze", "select",
+                      "extractelement", "insertelement", "shufflevector", "extractvalue",
+                      "insertvalue"}
 
 
 @dataclass
@@ -34,8 +37,10 @@ class ForwardCallee:
 class ForwardSynthesis:
     def __init__(self, fn: Function, sig: Signature, act: Activity,
                  where: Callable[[str | None], str | None], target_attrs: str,
-                 callees: Callable[[str, Signature], ForwardCallee | None]) -> None:
+                 callees: Callable[[str, Signature], ForwardCallee | None], width: int = 1) -> None:
         self.fn, self.sig, self.act = fn, sig, act
+        self.width = width
+        self.lanes = range(width)
         self.where, self.target_attrs, self.callees = where, target_attrs, callees
         self.b = Builder(prefix="gf")
         self.tangent: dict[str, str] = {}
@@ -49,25 +54,25 @@ class ForwardSynthesis:
         ref = v.ref if isinstance(v, Value) else v
         return ref is not None and ref in self.act.varied
 
-    def t(self, v: Value) -> Value | None:
-        """The tangent of v; None is symbolic zero."""
+    def t(self, v: Value, lane: int = 0) -> Value | None:
+        """The tangent of v in a lane; None is symbolic zero."""
         if not v.is_local or v.ref not in self.act.varied:
             return None
-        return Value(v.type, self.tangent_ref(v.ref))
+        return Value(v.type, self.tangent_ref(v.ref, lane))
 
-    def t_or_zero(self, v: Value) -> Value:
-        return self.t(v) or self.b.zero(v.type)
+    def t_or_zero(self, v: Value, lane: int = 0) -> Value:
+        return self.t(v, lane) or self.b.zero(v.type)
 
-    def tangent_ref(self, ref: str) -> str:
+    def tangent_ref(self, ref: str, lane: int = 0) -> str:
         if ref not in self.tangent:
-            self.tangent[ref] = f'%"gf.t.{len(self.tangent)}"'
-        return self.tangent[ref]
+            self.tangent[ref] = f'gf.t.{len(self.tangent)}'
+        return f'%"{self.tangent[ref]}.{lane}"'
 
-    def sh(self, v: Value, ins: Instr) -> str:
+    def sh(self, v: Value, ins: Instr, lane: int = 0) -> str:
         if v.ref in self.act.shadowed:
             if v.ref not in self.shadow:
-                self.shadow[v.ref] = f'%"gf.sh.{len(self.shadow)}"'
-            return self.shadow[v.ref]
+                self.shadow[v.ref] = f'gf.sh.{len(self.shadow)}'
+            return f'%"{self.shadow[v.ref]}.{lane}"'
         if v.ref in ("null", "undef", "poison"):
             return v.ref
         raise self.fail(ins, f"pointer {v.ref} mixes with active pointers but has no shadow")
@@ -79,23 +84,31 @@ class ForwardSynthesis:
             params.append(f"{p.type} {p.name}")
             if kind in ("dup", "dupnoneed"):
                 if p.type.is_ptr:
-                    self.shadow[p.name] = f'%"gf.shadow.{i}"'
-                    params.append(f"ptr {self.shadow[p.name]}")
+                    self.shadow[p.name] = f"gf.shadow.{i}"
+                    params += [f"ptr {self.sh(Value(p.type, p.name), None, k)}"  # type: ignore[arg-type]
+                               for k in self.lanes]
                 else:
-                    self.tangent[p.name] = f'%"gf.darg.{i}"'
-                    params.append(f"{p.type} {self.tangent[p.name]}")
+                    self.tangent[p.name] = f"gf.darg.{i}"
+                    params += [f"{p.type} {self.tangent_ref(p.name, k)}" for k in self.lanes]
         self.pair = pair
         ret = self.fn.ret
         if not self.sig.active_return:
             ret_type = str(ret)
         elif pair:
-            ret_type = f"{{ {ret}, {ret} }}"
+            ret_type = self.pair_type()
+        elif self.width > 1:
+            ret_type = "{ " + ", ".join([str(ret)] * self.width) + " }"
         else:
             ret_type = str(ret)
         body = [line for b in self.fn.blocks for line in self._block(b)]
         header = (f"define internal {ret_type} {name}({', '.join(params)}) {self.target_attrs}{{")
         text = "\n".join([header, *body, "}"])
         return Derivative(name, text, None, [], set(), dict(self.b.declarations))
+
+    def pair_type(self, t: Type | None = None) -> str:
+        """{ primal, tangent lane 0, ... } as callees return it."""
+        t = t or self.fn.ret
+        return "{ " + ", ".join([str(t)] * (1 + self.width)) + " }"
 
     def _block(self, block: Block) -> list[str]:
         self.b.lines = []
@@ -132,24 +145,27 @@ class ForwardSynthesis:
             self.b.emit(primal_text(ins))
             return
         v = ins.operands[0]
-        tv = self.t_or_zero(v)
-        if not self.pair:
-            self.b.emit(f"ret {tv}")
+        if not self.pair and self.width == 1:
+            self.b.emit(f"ret {self.t_or_zero(v)}")
             return
-        t = self.fn.ret
-        a, c = self.b.fresh("ret"), self.b.fresh("ret")
-        self.b.emit(f"{a} = insertvalue {{ {t}, {t} }} poison, {v}, 0")
-        self.b.emit(f"{c} = insertvalue {{ {t}, {t} }} {a}, {tv}, 1")
-        self.b.emit(f"ret {{ {t}, {t} }} {c}")
+        fields = ([v] if self.pair else []) + [self.t_or_zero(v, k) for k in self.lanes]
+        st = "{ " + ", ".join(str(f.type) for f in fields) + " }"
+        agg = "poison"
+        for i, f in enumerate(fields):
+            nxt = self.b.fresh("ret")
+            self.b.emit(f"{nxt} = insertvalue {st} {agg}, {f}, {i}")
+            agg = nxt
+        self.b.emit(f"ret {st} {agg}")
 
     def _store(self, ins: Instr) -> None:
         val, ptr = ins.operands
         if ptr.ref in self.act.shadowed:
-            if val.type.is_ptr:
-                if val.ref in self.act.shadowed:
-                    self.b.emit(f"store ptr {self.sh(val, ins)}, ptr {self.sh(ptr, ins)}")
-            elif val.type.has_float or self.varied(val):
-                self.b.emit(f"store {self.t_or_zero(val)}, ptr {self.sh(ptr, ins)}{_align(ins)}")
+            for k in self.lanes:
+                if val.type.is_ptr:
+                    if val.ref in self.act.shadowed:
+                        self.b.emit(f"store ptr {self.sh(val, ins, k)}, ptr {self.sh(ptr, ins, k)}")
+                elif val.type.has_float or self.varied(val):
+                    self.b.emit(f"store {self.t_or_zero(val, k)}, ptr {self.sh(ptr, ins, k)}{_align(ins)}")
         elif (self.varied(val) or val.ref in self.act.shadowed) and \
                 not rules.is_inactive_memory(ptr.ref, self.defs):
             raise self.fail(ins, f"an active value is stored through {ptr.ref}, which has no "
@@ -161,19 +177,24 @@ class ForwardSynthesis:
             dst, src = ins.operands[0], ins.operands[1]
             rest = ", ".join(str(v) for v in ins.operands[2:])
             if dst.ref in self.act.shadowed and src.ref in self.act.shadowed:
-                self.b.emit(f"call void {callee}(ptr {self.sh(dst, ins)}, ptr {self.sh(src, ins)}, {rest})")
+                for k in self.lanes:
+                    self.b.emit(f"call void {callee}(ptr {self.sh(dst, ins, k)}, "
+                                f"ptr {self.sh(src, ins, k)}, {rest})")
             elif dst.ref in self.act.shadowed:
-                self._memset0(self.sh(dst, ins), ins.operands[2])
+                for k in self.lanes:
+                    self._memset0(self.sh(dst, ins, k), ins.operands[2])
             elif src.ref in self.act.shadowed:
                 raise self.fail(ins, "active memory is copied into memory that has no shadow")
         elif callee.startswith("@llvm.memset"):
             dst = ins.operands[0]
             if dst.ref in self.act.shadowed:
-                self._memset0(self.sh(dst, ins), ins.operands[2])
+                for k in self.lanes:
+                    self._memset0(self.sh(dst, ins, k), ins.operands[2])
         elif callee in DEALLOCATORS:
             if ins.operands and ins.operands[0].ref in self.act.shadowed:
                 self.b.declarations.setdefault("@free", "declare void @free(ptr)")
-                self.b.emit(f"call void @free(ptr {self.sh(ins.operands[0], ins)})")
+                for k in self.lanes:
+                    self.b.emit(f"call void @free(ptr {self.sh(ins.operands[0], ins, k)})")
         elif callee == "@realloc":
             pass
         elif rules.rule_for_call(callee) is None and not rules.is_inactive_call(callee) and \
@@ -192,22 +213,26 @@ class ForwardSynthesis:
         self.b.emit(f"call void @llvm.memset.p0.i64(ptr {ptr}, i8 0, {n}, i1 false)")
 
     def _shadow(self, ins: Instr) -> None:
+        for k in self.lanes:
+            self._shadow_lane(ins, k)
+
+    def _shadow_lane(self, ins: Instr, k: int) -> None:
         b, op = self.b, ins.opcode
-        sh = self.sh(Value(ins.type, ins.name), ins)  # type: ignore[arg-type]
+        sh = self.sh(Value(ins.type, ins.name), ins, k)  # type: ignore[arg-type]
         if op == "getelementptr":
             flags = " ".join(f for f in ins.flags if f in ("inbounds", "nuw", "nusw"))
             idx = "".join(f", {v}" for v in ins.operands[1:])
-            b.emit(f"{sh} = getelementptr {flags} {ins.alloc_type}, ptr {self.sh(ins.operands[0], ins)}{idx}")
+            b.emit(f"{sh} = getelementptr {flags} {ins.alloc_type}, ptr {self.sh(ins.operands[0], ins, k)}{idx}")
         elif op in ("bitcast", "addrspacecast", "freeze"):
-            b.emit(f"{sh} = {op} ptr {self.sh(ins.operands[0], ins)}" + (f" to {ins.type}" if op != "freeze" else ""))
+            b.emit(f"{sh} = {op} ptr {self.sh(ins.operands[0], ins, k)}" + (f" to {ins.type}" if op != "freeze" else ""))
         elif op == "select":
             c, x, y = ins.operands
-            b.emit(f"{sh} = select {c}, ptr {self.sh(x, ins)}, ptr {self.sh(y, ins)}")
+            b.emit(f"{sh} = select {c}, ptr {self.sh(x, ins, k)}, ptr {self.sh(y, ins, k)}")
         elif op == "phi":
-            inc = ", ".join(f"[ {self.sh(v, ins)}, %{_lbl(blk)} ]" for v, blk in ins.incoming)
+            inc = ", ".join(f"[ {self.sh(v, ins, k)}, %{_lbl(blk)} ]" for v, blk in ins.incoming)
             b.emit(f"{sh} = phi ptr {inc}")
         elif op == "load":
-            b.emit(f"{sh} = load ptr, ptr {self.sh(ins.operands[0], ins)}")
+            b.emit(f"{sh} = load ptr, ptr {self.sh(ins.operands[0], ins, k)}")
         elif op == "alloca":
             count = f", {ins.operands[0]}" if ins.operands else ""
             b.emit(f"{sh} = alloca {ins.alloc_type}{count}")
@@ -222,65 +247,77 @@ class ForwardSynthesis:
                 b.emit(f"{sh} = call ptr @calloc(i64 1, {ins.operands[0]})")
         elif op == "call" and ins.callee == "@realloc":
             b.declarations.setdefault("@realloc", "declare ptr @realloc(ptr, i64)")
-            b.emit(f"{sh} = call ptr @realloc(ptr {self.sh(ins.operands[0], ins)}, {ins.operands[1]})")
+            b.emit(f"{sh} = call ptr @realloc(ptr {self.sh(ins.operands[0], ins, k)}, {ins.operands[1]})")
         else:
             raise self.fail(ins, f"cannot make a shadow for '{op}'")
 
     def _tangent(self, ins: Instr) -> None:
+        if self._rule_of(ins) is not None and ins.opcode not in STRUCTURAL_FORWARD:
+            self._rule_tangent(ins)
+            return
+        for k in self.lanes:
+            self._tangent_lane(ins, k)
+
+    def _tangent_lane(self, ins: Instr, k: int) -> None:
         b, op = self.b, ins.opcode
-        name = self.tangent_ref(ins.name)  # type: ignore[arg-type]
+        name = self.tangent_ref(ins.name, k)  # type: ignore[arg-type]
         t = ins.type
         assert t is not None
         if op == "phi":
-            inc = ", ".join(f"[ {self.t_or_zero(v).ref}, %{_lbl(blk)} ]" for v, blk in ins.incoming)
+            inc = ", ".join(f"[ {self.t_or_zero(v, k).ref}, %{_lbl(blk)} ]" for v, blk in ins.incoming)
             # phis must stay at the top of the block: emit right after the primal phi
             b.emit(f"{name} = phi {t} {inc}")
             return
         if op == "load":
             ptr = ins.operands[0]
-            b.emit(f"{name} = load {t}, ptr {self.sh(ptr, ins)}{_align(ins)}")
+            b.emit(f"{name} = load {t}, ptr {self.sh(ptr, ins, k)}{_align(ins)}")
             return
         if op in ("fpext", "fptrunc", "bitcast", "freeze"):
-            src = self.t_or_zero(ins.operands[0])
+            src = self.t_or_zero(ins.operands[0], k)
             b.emit(f"{name} = {op} {src}" + (f" to {t}" if op != "freeze" else ""))
             return
         if op == "select":
             c, x, y = ins.operands
-            b.emit(f"{name} = select {c}, {self.t_or_zero(x)}, {self.t_or_zero(y)}")
+            b.emit(f"{name} = select {c}, {self.t_or_zero(x, k)}, {self.t_or_zero(y, k)}")
             return
         if op == "extractelement":
-            b.emit(f"{name} = extractelement {self.t_or_zero(ins.operands[0])}, {ins.operands[1]}")
+            b.emit(f"{name} = extractelement {self.t_or_zero(ins.operands[0], k)}, {ins.operands[1]}")
             return
         if op == "insertelement":
             vec, elt, idx = ins.operands
-            b.emit(f"{name} = insertelement {self.t_or_zero(vec)}, {self.t_or_zero(elt)}, {idx}")
+            b.emit(f"{name} = insertelement {self.t_or_zero(vec, k)}, {self.t_or_zero(elt, k)}, {idx}")
             return
         if op == "shufflevector":
             a, c, mask = ins.operands
-            b.emit(f"{name} = shufflevector {self.t_or_zero(a)}, {self.t_or_zero(c)}, {mask}")
+            b.emit(f"{name} = shufflevector {self.t_or_zero(a, k)}, {self.t_or_zero(c, k)}, {mask}")
             return
         if op == "extractvalue":
-            b.emit(f"{name} = extractvalue {self.t_or_zero(ins.operands[0])}, "
+            b.emit(f"{name} = extractvalue {self.t_or_zero(ins.operands[0], k)}, "
                    + ", ".join(map(str, ins.indices)))
             return
         if op == "insertvalue":
             agg, elt = ins.operands
-            b.emit(f"{name} = insertvalue {self.t_or_zero(agg)}, {self.t_or_zero(elt)}, "
+            b.emit(f"{name} = insertvalue {self.t_or_zero(agg, k)}, {self.t_or_zero(elt, k)}, "
                    + ", ".join(map(str, ins.indices)))
             return
         if op == "call" and ins.callee.startswith(_REDUCE_FADD):
             start, vec = ins.operands
             red = b.fresh("red")
-            b.emit(f"{red} = call {t} {ins.callee}({self.t_or_zero(start)}, {self.t_or_zero(vec)})")
+            b.emit(f"{red} = call {t} {ins.callee}({self.t_or_zero(start, k)}, {self.t_or_zero(vec, k)})")
             b.emit(f"{name} = fadd {t} {red}, {b.zero(t).ref}")
             return
-        self._rule_tangent(ins, name)
+        raise self.fail(ins, f"no derivative rule for '{ins.opcode}'"
+                        + (f" calling {ins.callee}" if ins.callee else ""))
 
-    def _rule_tangent(self, ins: Instr, name: str) -> None:
-        rule = rules.rule_for_call(ins.callee) if ins.opcode == "call" else rules.BY_NAME.get(ins.opcode)
-        if rule is None:
-            raise self.fail(ins, f"no derivative rule for '{ins.opcode}'"
-                            + (f" calling {ins.callee}" if ins.callee else ""))
+    def _rule_of(self, ins: Instr) -> rules.Rule | None:
+        if ins.opcode == "call":
+            return rules.rule_for_call(ins.callee)
+        return rules.BY_NAME.get(ins.opcode)
+
+    def _rule_tangent(self, ins: Instr) -> None:
+        """Partials once, then per lane: tangent = sum of operand tangent * partial."""
+        rule = self._rule_of(ins)
+        assert rule is not None
         t = ins.type
         assert t is not None
         env: dict[str, Value] = {}
@@ -292,25 +329,28 @@ class ForwardSynthesis:
             nv = ins.operands[1]
             env["n"] = self.b.cast("sitofp", nv, t)
             env["k"] = self.b.binop("sub", nv, Value(nv.type, "1"))
-        total: Value | None = None
+        partials: list[tuple[int, Value | None]] = []
         for i, node in enumerate(rule.compiled()):
-            if i >= len(ins.operands) or node is None:
+            if i >= len(ins.operands) or node is None or self.t(ins.operands[i]) is None:
                 continue
-            dx = self.t(ins.operands[i])
-            if dx is None:
-                continue
-            partial = expr.emit(node, env, self.b, Value(t, "0"))
-            if partial is None:
-                continue
-            term = dx if partial.ref == self.b.const(1.0, t).ref else self.b.binop("fmul", dx, partial)
-            total = term if total is None else self.b.binop("fadd", total, term)
-        self.b.emit(f"{name} = fadd {t} {(total or self.b.zero(t)).ref}, {self.b.zero(t).ref}")
+            partials.append((i, expr.emit(node, env, self.b, Value(t, "0"))))
+        one = self.b.const(1.0, t).ref
+        for k in self.lanes:
+            total: Value | None = None
+            for i, partial in partials:
+                dx = self.t(ins.operands[i], k)
+                if partial is None or dx is None:
+                    continue
+                term = dx if partial.ref == one else self.b.binop("fmul", dx, partial)
+                total = term if total is None else self.b.binop("fadd", total, term)
+            self.b.emit(f"{self.tangent_ref(ins.name, k)} = fadd {t} "  # type: ignore[arg-type]
+                        f"{(total or self.b.zero(t)).ref}, {self.b.zero(t).ref}")
 
     # -- calls of defined functions ------------------------------------------------------------
     def call_signature(self, ins: Instr) -> Signature:
         kinds = ["dup" if self.varied(v) or v.ref in self.act.shadowed else "const"
                  for v in ins.operands]
-        return Signature(kinds, self.varied(ins.name))
+        return Signature(kinds, self.varied(ins.name), self.width)
 
     def _callee(self, ins: Instr) -> ForwardCallee | None:
         if not ins.callee.startswith("@") or ins.callee.startswith("@llvm."):
@@ -329,18 +369,20 @@ class ForwardSynthesis:
         for v in ins.operands:
             args.append(str(v))
             if v.ref in self.act.shadowed:
-                args.append(f"ptr {self.sh(v, ins)}")
+                args += [f"ptr {self.sh(v, ins, k)}" for k in self.lanes]
             elif self.varied(v):
-                args.append(str(self.t_or_zero(v)))
+                args += [str(self.t_or_zero(v, k)) for k in self.lanes]
         t = ins.type
         if not callee.returns_pair or ins.name is None or t is None:
             res = f"{ins.name} = " if ins.name else ""
             self.b.emit(f"{res}call {t or 'void'} {callee.name}({', '.join(args)})")
             return
+        pt = self.pair_type(t)
         pair = self.b.fresh("pair")
-        self.b.emit(f"{pair} = call {{ {t}, {t} }} {callee.name}({', '.join(args)})")
-        self.b.emit(f"{ins.name} = extractvalue {{ {t}, {t} }} {pair}, 0")
-        self.b.emit(f"{self.tangent_ref(ins.name)} = extractvalue {{ {t}, {t} }} {pair}, 1")
+        self.b.emit(f"{pair} = call {pt} {callee.name}({', '.join(args)})")
+        self.b.emit(f"{ins.name} = extractvalue {pt} {pair}, 0")
+        for k in self.lanes:
+            self.b.emit(f"{self.tangent_ref(ins.name, k)} = extractvalue {pt} {pair}, {k + 1}")
 
 
 def _align(ins: Instr) -> str:

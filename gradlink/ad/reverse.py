@@ -47,10 +47,12 @@ class Signature:
 
     args: list[str]
     active_return: bool
+    width: int = 1                     # forward mode: tangents per value (enzyme_width)
 
     def key(self) -> str:
         code = {"const": "c", "dup": "d", "dupnoneed": "n", "out": "o"}
-        return "".join(code[a] for a in self.args) + ("_r" if self.active_return else "")
+        return "".join(code[a] for a in self.args) + ("_r" if self.active_return else "") + (
+            f"_w{self.width}" if self.width != 1 else "")
 
 
 @dataclass
