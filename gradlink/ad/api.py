@@ -77,6 +77,8 @@ class Differentiator:
         self.counter = 0
         self.split_wrappers: dict[str, str] = {}
         self.registry = custom.read_registry(module_text)
+        self.unready = _reaching_requests(self.fns)
+        self.deferred = 0
         self.custom_wrappers: dict[str, str] = {}
         self.custom_tape_types: set[Type] = set()
         self.parsed: dict[str, Function] = {}
@@ -120,6 +122,11 @@ class Differentiator:
                 continue
             ins = calls[k]
             k += 1
+            target = ins.operands[1].ref if _SRET.search(ins.text) and len(ins.operands) > 1 \
+                else (ins.operands[0].ref if ins.operands else "")
+            if target in self.unready:
+                self.deferred += 1            # its body still asks for derivatives: next round
+                continue
             if is_fwddiff(ins.callee):
                 req = self._request(caller, ins, defs, forward=True)
                 lines[idx] = self._call_forward(req)
@@ -278,9 +285,21 @@ class Differentiator:
         return m.group(1) if m else None
 
     # -- synthesis and rewriting -------------------------------------------------------------
+    def _existing(self, name: str) -> bool:
+        """Defined by an earlier round of this link (nested derivatives)."""
+        return name in self.fns
+
     def derivative(self, target: str, sig: Signature) -> Derivative:
         key = (target, sig.key())
         if key not in self.derivatives:
+            name = f'@"gl.diffe.{target.lstrip("@").strip(chr(34))}.{sig.key()}"'
+            if self._existing(name.replace('"', "")) or self._existing(name):
+                fn = self.function(target)
+                outs = [p.type for p, k in zip(fn.params, sig.args) if k == "out"]
+                ret = None if not outs else outs[0] if len(outs) == 1 else \
+                    Type("struct", fields=tuple(outs))
+                self.derivatives[key] = Derivative(name, "", ret, outs)
+                return self.derivatives[key]
             fn = self.function(target)
             graph = cfg.build(fn)
             arg_act = {p.name: k for p, k in zip(fn.params, sig.args)}
@@ -309,6 +328,13 @@ class Differentiator:
         base = callee.lstrip("@").strip('"')
         outs = [i for i, k in enumerate(sig.args) if k == "out"]
         out_types = [fn.params[i].type for i in outs]
+        aug_name = f'@"gl.aug.{base}.{sig.key()}"'
+        if self._existing(aug_name) or self._existing(aug_name.replace('"', "")):
+            ret0 = None if not outs else out_types[0] if len(outs) == 1 else \
+                Type("struct", fields=tuple(out_types))
+            pair0 = CalleeDerivative(aug_name, f'@"gl.rev.{base}.{sig.key()}"', ret0, outs)
+            self.pairs[key] = pair0
+            return pair0
         ret: Type | None
         if not outs:
             ret = None
@@ -495,6 +521,9 @@ class Differentiator:
                                    typeinfo.TypeAnalysis(fn, self.structs))
             base = target.lstrip("@").strip('"')
             name = f'@"gl.{"fwdpair" if pair else "fwd"}.{base}.{sig.key()}"'
+            if self._existing(name) or self._existing(name.replace('"', "")):
+                self.derivatives[key] = Derivative(name, "", None, [])
+                return self.derivatives[key]
             synth = ForwardSynthesis(fn, sig, act, self.locations.where, self._target_attrs(fn),
                                      callees=self.forward_callee, width=sig.width)
             self.derivatives[key] = Derivative(name, "", None, [])     # recursion finds the name
@@ -560,26 +589,56 @@ class Differentiator:
         types: set[Type] = set()
         decls: dict[str, str] = {}
         helpers: dict[str, str] = {}
+        ttypes: set[Type] = set()
         for d in [*self.derivatives.values(), *self.split_functions]:
-            parts.append(d.text + "\n")
+            if d.text:
+                parts.append(d.text + "\n")
             types |= d.tape_types
+            ttypes |= d.tangent_tape_types
             decls.update(d.declarations)
             helpers.update(d.helpers)
-        parts.extend(helpers.values())
-        parts.extend(self.split_wrappers.values())
-        parts.extend(self.custom_wrappers.values())
+
+        def new(name: str) -> bool:
+            """Not defined yet (an earlier round of nested derivatives may have added it)."""
+            return re.search(rf"^define[^\n]*{re.escape(name)}\(", module_text, re.M) is None
+
+        parts.extend(t for n, t in helpers.items() if new(n))
+        parts.extend(t for n, t in self.split_wrappers.items() if new(n))
+        parts.extend(t for n, t in self.custom_wrappers.items() if new(n))
         types |= self.custom_tape_types
         if self.split_wrappers:
             decls.update(split.DECLS)
-        if types or self.split_wrappers:
-            parts.append(tape.RUNTIME)
+        if (types or self.split_wrappers) and '@"gl.tape.base" =' not in module_text:
+            parts.append(tape.runtime())
+        if types or self.split_wrappers or ttypes:
             decls.update(tape.RUNTIME_DECLS)
-            for t in sorted(types, key=str):
+        for t in sorted(types, key=str):
+            if new(tape.push_fn(t)):
                 parts.append(tape.accessors(t))
+        if ttypes and f'@"{tape.TANGENT_PREFIX}.base" =' not in module_text:
+            parts.append(tape.runtime(tape.TANGENT_PREFIX))
+        for t in sorted(ttypes, key=str):
+            if new(tape.push_fn(t, "tpush")):
+                parts.append(tape.accessors(t, tangent=True))
         for name, line in decls.items():
             if not re.search(rf"^(declare|define)[^\n]*{re.escape(name)}\(", module_text, re.M):
                 parts.append(line + "\n")
         return "".join(parts)
+
+
+def _reaching_requests(fns: dict[str, str]) -> set[str]:
+    """Functions whose body, or a callee's, still calls an Enzyme entry point."""
+    callees = {name: set(re.findall(r"\bcall\b[^@\n]*(@\"[^\"]+\"|@[-a-zA-Z$._0-9]+)\(", text))
+               for name, text in fns.items()}
+    reach = {name for name, text in fns.items() if re.search(r"@__enzyme_\w+\(", text)}
+    changed = True
+    while changed:
+        changed = False
+        for name, cs in callees.items():
+            if name not in reach and cs & reach:
+                reach.add(name)
+                changed = True
+    return reach
 
 
 def _convert(v: Value, outs: list[Type], want: Type, result: str, call: Instr) -> list[str]:

@@ -19,7 +19,19 @@ def registered_functions(module_text: str) -> set[str]:
 
 
 def differentiate(module_text: str) -> str:
-    """Module text with every __enzyme_autodiff call replaced by a call of its derivative and
-    the derivatives (plus the tape runtime) appended. Raises ADError naming what is not
-    differentiable."""
-    return Differentiator(module_text).run()
+    """Module text with every Enzyme request replaced by a call of its derivative and the
+    derivatives (plus the tape runtime) appended. Raises ADError naming what is not
+    differentiable.
+
+    Requests whose function itself asks for derivatives (second order: __enzyme_fwddiff of a
+    function calling __enzyme_autodiff, or the reverse) wait for a later round, when the inner
+    request has become an ordinary call of a derivative."""
+    for _ in range(8):
+        d = Differentiator(module_text)
+        module_text = d.run()
+        if not d.deferred:
+            return module_text
+        if not d.derivatives and not d.split_wrappers:
+            raise ADError("derivative requests depend on each other in a cycle (a function "
+                          "differentiating itself)")
+    raise ADError("derivatives nested more than 8 levels deep")

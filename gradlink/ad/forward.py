@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gradlink.ad import expr, rules
+from gradlink.ad import expr, rules, tape
 from gradlink.ad.builder import Builder
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.reverse import Derivative, Signature, primal_text
@@ -46,6 +46,7 @@ class ForwardSynthesis:
         self.tangent: dict[str, str] = {}
         self.shadow: dict[str, str] = {}
         self.defs = fn.definitions()
+        self.tangent_types: set[Type] = set()
 
     def fail(self, ins: Instr, problem: str) -> ADError:
         return ADError(describe(self.fn.name, ins.text, self.where(ins.dbg), problem))
@@ -103,7 +104,9 @@ class ForwardSynthesis:
         body = [line for b in self.fn.blocks for line in self._block(b)]
         header = (f"define internal {ret_type} {name}({', '.join(params)}) {self.target_attrs}{{")
         text = "\n".join([header, *body, "}"])
-        return Derivative(name, text, None, [], set(), dict(self.b.declarations))
+        d = Derivative(name, text, None, [], set(), dict(self.b.declarations))
+        d.tangent_tape_types = set(self.tangent_types)
+        return d
 
     def pair_type(self, t: Type | None = None) -> str:
         """{ primal, tangent lane 0, ... } as callees return it."""
@@ -126,6 +129,9 @@ class ForwardSynthesis:
         if op == "call" and ins.callee == "asm" and any(
                 self.varied(v) or v.ref in self.act.shadowed for v in ins.operands):
             raise self.fail(ins, "inline assembly on active data")
+        if op == "call" and (tape.is_push(ins.callee) or tape.is_pop(ins.callee)):
+            self._tape_op(ins)
+            return
         if op == "call" and self._callee(ins) is not None:
             self._call(ins)
             return
@@ -139,6 +145,33 @@ class ForwardSynthesis:
         if not self.varied(ins.name) or ins.type is None:
             return
         self._tangent(ins)
+
+    def _tape_op(self, ins: Instr) -> None:
+        """Forward over reverse: what a derivative pushes on its tape, the tangent tape mirrors
+        (tangents of floats, shadows of pointers), so its pops get tangents back."""
+        b = self.b
+        b.emit(primal_text(ins))
+        if self.width != 1:
+            raise self.fail(ins, "enzyme_width over a reverse-mode derivative is not supported")
+        if tape.is_push(ins.callee):
+            v = ins.operands[0]
+            if v.type.has_float:
+                self.tangent_types.add(v.type)
+                b.emit(f"call void {tape.push_fn(v.type, 'tpush')}({self.t_or_zero(v)})")
+            elif v.type.is_ptr:
+                self.tangent_types.add(v.type)
+                sh = self.sh(v, ins) if v.ref in self.act.shadowed else "null"
+                b.emit(f"call void {tape.push_fn(v.type, 'tpush')}(ptr {sh})")
+            return
+        t = ins.type
+        if t is None or ins.name is None:
+            return
+        if t.has_float:
+            self.tangent_types.add(t)
+            b.emit(f"{self.tangent_ref(ins.name)} = call {t} {tape.pop_fn(t, 'tpop')}()")
+        elif t.is_ptr:
+            self.tangent_types.add(t)
+            b.emit(f"{self.sh(Value(t, ins.name), ins)} = call ptr {tape.pop_fn(t, 'tpop')}()")
 
     def _ret(self, ins: Instr) -> None:
         if not self.sig.active_return or not ins.operands:

@@ -75,6 +75,7 @@ class Derivative:
     tape_types: set[Type] = field(default_factory=set)
     declarations: dict[str, str] = field(default_factory=dict)
     helpers: dict[str, str] = field(default_factory=dict)
+    tangent_tape_types: set[Type] = field(default_factory=set)   # second order only
 
 
 class ReverseSynthesis:

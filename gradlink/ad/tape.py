@@ -65,32 +65,52 @@ RUNTIME_DECLS = {
 }
 
 
+TANGENT_PREFIX = "gl.ttape"     # the tangent tape of forward-over-reverse (second order)
+
+
+def runtime(prefix: str = "gl.tape") -> str:
+    """The stack runtime; the tangent tape is a second copy under another prefix."""
+    return RUNTIME.replace('"gl.tape.', f'"{prefix}.')
+
+
 def suffix(t: Type) -> str:
     return re.sub(r"[^a-zA-Z0-9]+", "_", str(t)).strip("_")
 
 
-def push_fn(t: Type) -> str:
-    return f'@"gl.push.{suffix(t)}"'
+def push_fn(t: Type, kind: str = "push") -> str:
+    return f'@"gl.{kind}.{suffix(t)}"'
 
 
-def pop_fn(t: Type) -> str:
-    return f'@"gl.pop.{suffix(t)}"'
+def pop_fn(t: Type, kind: str = "pop") -> str:
+    return f'@"gl.{kind}.{suffix(t)}"'
 
 
-def accessors(t: Type) -> str:
-    """Push and pop for one type; unaligned so values of every size share one stack."""
+def is_push(callee: str) -> bool:
+    return callee.startswith('@"gl.push.')
+
+
+def is_pop(callee: str) -> bool:
+    return callee.startswith('@"gl.pop.')
+
+
+def accessors(t: Type, tangent: bool = False) -> str:
+    """Push and pop for one type; unaligned so values of every size share one stack. With
+    ``tangent``, the accessors of the tangent tape (gl.tpush.T / gl.tpop.T)."""
     n = size_of(t)
+    prefix = TANGENT_PREFIX if tangent else "gl.tape"
+    push = push_fn(t, "tpush" if tangent else "push")
+    pop = pop_fn(t, "tpop" if tangent else "pop")
     return f'''
-define internal void {push_fn(t)}({t} %v) alwaysinline {{
+define internal void {push}({t} %v) alwaysinline {{
 entry:
-  %slot = call ptr @"gl.tape.reserve"(i64 {n})
+  %slot = call ptr @"{prefix}.reserve"(i64 {n})
   store {t} %v, ptr %slot, align 1
   ret void
 }}
 
-define internal {t} {pop_fn(t)}() alwaysinline {{
+define internal {t} {pop}() alwaysinline {{
 entry:
-  %slot = call ptr @"gl.tape.release"(i64 {n})
+  %slot = call ptr @"{prefix}.release"(i64 {n})
   %v = load {t}, ptr %slot, align 1
   ret {t} %v
 }}

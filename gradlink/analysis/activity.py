@@ -125,6 +125,12 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
         if any(u in act.shadowed for u in ptr_ops[:1] if op == "getelementptr") or (
                 op != "getelementptr" and any(u in act.shadowed for u in ptr_ops)):
             act.shadowed.add(name)
+    elif op == "call" and ins.callee.startswith('@"gl.pop.'):
+        # values coming back from a derivative's tape (second order): treated as active
+        if ins.type.has_float:
+            act.varied.add(name)
+        elif ins.type.is_ptr:
+            act.shadowed.add(name)
     elif op == "call" and ins.callee in REALLOCATORS and ins.operands:
         if ins.operands[0].ref in act.shadowed:
             act.shadowed.add(name)

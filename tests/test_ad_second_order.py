@@ -1,0 +1,61 @@
+"""Second order: forward over reverse (a Hessian-vector product: __enzyme_fwddiff of a function
+that calls __enzyme_autodiff) and reverse over forward, against analytic values and finite
+differences of the gradient."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from toolchain import compile_c, link, sh
+
+SRC = r"""
+#include <stdio.h>
+#include <math.h>
+extern int enzyme_dup, enzyme_const, enzyme_dupnoneed;
+double __enzyme_fwddiff(void *, ...);
+double __enzyme_autodiff(void *, ...);
+double f(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++) s += sin(x[i]) * x[(i + 1) % n] + x[i] * x[i] * x[i];
+  return s;
+}
+void grad(const double *x, double *g, int n) {
+  for (int i = 0; i < n; i++) g[i] = 0;
+  __enzyme_autodiff((void *)f, enzyme_dup, x, g, enzyme_const, n);
+}
+double h(double x) { return x * x * x * sin(x); }
+double dh(double x) { return __enzyme_autodiff((void *)h, x); }
+double th(double x) { return __enzyme_fwddiff((void *)h, x, 1.0); }
+int main(void) {
+  double x[3] = {0.5, 1.0, 1.5}, v[3] = {1, 0.5, -1}, g[3], hv[3] = {0};
+  __enzyme_fwddiff((void *)grad, enzyme_dup, x, v, enzyme_dupnoneed, g, hv, enzyme_const, 3);
+  for (int i = 0; i < 3; i++) printf("%.17g\n", hv[i]);
+  printf("%.17g\n%.17g\n", __enzyme_fwddiff((void *)dh, 0.7, 1.0), __enzyme_autodiff((void *)th, 0.7));
+  return 0;
+}
+"""
+
+
+def hessian_vector(x: list[float], v: list[float]) -> list[float]:
+    n = len(x)
+    hv = [0.0] * n
+    for i in range(n):
+        j = (i + 1) % n
+        # f_i = sin(x_i) x_j + x_i^3
+        hv[i] += (-math.sin(x[i]) * x[j] + 6 * x[i]) * v[i] + math.cos(x[i]) * v[j]
+        hv[j] += math.cos(x[i]) * v[i]
+    return hv
+
+
+def test_second_order(tmp_path: Path) -> None:
+    (tmp_path / "s.c").write_text(SRC)
+    obj = compile_c(tmp_path / "s.c", tmp_path / "s.o", "-O2", "-flto")
+    link([obj, "-lm"], tmp_path / "s").check()
+    out = [float(v) for v in sh([tmp_path / "s"]).check().stdout.split()]
+    for got, want in zip(out[:3], hessian_vector([0.5, 1.0, 1.5], [1, 0.5, -1])):
+        assert math.isclose(got, want, rel_tol=1e-12, abs_tol=1e-12)
+    x = 0.7
+    want = 6 * x * math.sin(x) + 6 * x * x * math.cos(x) - x ** 3 * math.sin(x)
+    assert math.isclose(out[3], want, rel_tol=1e-12)     # forward over reverse
+    assert math.isclose(out[4], want, rel_tol=1e-12)     # reverse over forward
