@@ -99,3 +99,28 @@ int main(void) { printf("%g\n", __enzyme_autodiff((void *)f, 4.0)); return 0; }
     assert "ld.gradlink: error: the reverse rev_rsqrt of rsqrt takes 2 argument(s); expected 3" \
         in res.stderr
     assert "Traceback" not in res.stderr
+
+
+def test_registered_gradient_of_a_closed_source_function(tmp_path: Path) -> None:
+    """The function's body is in a native object (no bitcode): only its registered derivative
+    makes the program differentiable."""
+    (tmp_path / "lib.c").write_text("#include <math.h>\ndouble softplus(double x) { return log1p(exp(x)); }\n")
+    sh(["clang-22", "-O2", "-c", tmp_path / "lib.c", "-o", tmp_path / "lib.o"]).check()   # native
+    (tmp_path / "m.c").write_text(r"""
+#include <math.h>
+#include <stdio.h>
+double __enzyme_autodiff(void *, ...);
+double softplus(double x);
+void *aug_softplus(double x) { (void)x; return 0; }
+double rev_softplus(double x, double dret, void *tape) { (void)tape; return dret / (1 + exp(-x)); }
+void *__enzyme_register_gradient_softplus[3] = {(void *)softplus, (void *)aug_softplus,
+                                                (void *)rev_softplus};
+double loss(double x) { return softplus(2 * x) * x; }
+int main(void) { printf("%.17g\n", __enzyme_autodiff((void *)loss, 0.3)); return 0; }
+""")
+    obj = compile_c(tmp_path / "m.c", tmp_path / "m.o", "-O2", "-flto")
+    link([obj, tmp_path / "lib.o", "-lm"], tmp_path / "m").check()
+    got = float(sh([tmp_path / "m"]).check().stdout)
+    x = 0.3
+    want = math.log1p(math.exp(2 * x)) + x * 2 / (1 + math.exp(-2 * x))
+    assert math.isclose(got, want, rel_tol=1e-12)
