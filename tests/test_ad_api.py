@@ -131,3 +131,27 @@ entry:
 }
 declare double @__enzyme_autodiff(ptr, ...)
 """)
+
+
+def test_returned_pointer_into_active_memory_is_an_error_not_a_zero() -> None:
+    with pytest.raises(ADError, match="pick returns a pointer that may point into active memory"):
+        differentiate("""
+define ptr @pick(ptr %a, i64 %i) noinline {
+entry:
+  %p = getelementptr double, ptr %a, i64 %i
+  ret ptr %p
+}
+define double @f(ptr %x) {
+entry:
+  %p = call ptr @pick(ptr %x, i64 1)
+  %v = load double, ptr %p
+  %r = fmul double %v, 2.0
+  ret double %r
+}
+define void @caller(ptr %x, ptr %dx) {
+entry:
+  %d = call double (ptr, ...) @__enzyme_autodiff(ptr @f, ptr %x, ptr %dx)
+  ret void
+}
+declare double @__enzyme_autodiff(ptr, ...)
+""")

@@ -129,6 +129,12 @@ class ForwardSynthesis:
         if op == "call" and ins.callee == "asm" and any(
                 self.varied(v) or v.ref in self.act.shadowed for v in ins.operands):
             raise self.fail(ins, "inline assembly on active data")
+        if op == "call" and ins.type is not None and ins.type.is_ptr and \
+                ins.callee not in ALLOCATORS and ins.callee != "@realloc" and \
+                not tape.is_pop(ins.callee) and not rules.is_inactive_call(ins.callee) and \
+                any(v.ref in self.act.shadowed for v in ins.operands):
+            raise self.fail(ins, f"{ins.callee.lstrip('@')} returns a pointer that may point "
+                                 "into active memory; its shadow cannot be returned yet")
         if op == "call" and (tape.is_push(ins.callee) or tape.is_pop(ins.callee)):
             self._tape_op(ins)
             return

@@ -404,6 +404,12 @@ class ReverseSynthesis:
             if op == "call" and ins.callee == "asm":
                 if any(v.ref in self.act.varied or v.ref in self.act.shadowed for v in ins.operands):
                     raise self.fail(ins, "inline assembly on active data")
+            if op == "call" and ins.type is not None and ins.type.is_ptr and \
+                    ins.callee not in ALLOCATORS and ins.callee != "@realloc" and \
+                    not rules.is_inactive_call(ins.callee) and \
+                    any(v.ref in self.act.shadowed for v in ins.operands):
+                raise self.fail(ins, f"{ins.callee.lstrip('@')} returns a pointer that may point "
+                                     "into active memory; its shadow cannot be returned yet")
             moves = {"store", "phi", "select", "freeze", "bitcast"}
             for pos, v in enumerate(ins.operands):
                 if v.type.kind == "int" and v.ref in self.act.varied and (
