@@ -6,7 +6,7 @@ PYTEST_ARGS ?=
 
 N ?= 50
 
-.PHONY: deps demo test test-slow bench-link fuzz clean
+.PHONY: deps demo test test-slow bench bench-quick bench-link fuzz clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -19,6 +19,14 @@ test: deps
 
 test-slow: deps
 	$(VENV)/bin/python -m pytest -m slow $(PYTEST_ARGS)
+
+bench-quick: deps
+	$(VENV)/bin/python benchmarks/adbench_run.py --quick
+
+bench: deps
+	$(VENV)/bin/pip install -q --disable-pip-version-check -e '.[bench]'
+	$(VENV)/bin/python benchmarks/adbench_run.py
+	$(VENV)/bin/python benchmarks/ad_speed.py
 
 fuzz: deps
 	$(VENV)/bin/python scripts/fuzz.py -n $(N)

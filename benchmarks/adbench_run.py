@@ -1,0 +1,238 @@
+"""The ADBench harness: every objective and data size, every tool, side by side in one run.
+
+For each objective (benchmarks/adbench/*.c) and data file: primal time, gradlink's gradient (or
+Jacobian) time with AD after optimization (the default) and before it (--gradlink-ad-first),
+central finite differences, and the Python frameworks when they are installed
+(benchmarks/adbench_py/{torch,jax}_*.py, `pip install -e .[bench]`). Every C gradient is
+checked against finite differences before its timing is reported; a failed check fails the run.
+Writes RESULTS.md (and ratios.png when matplotlib is there) into --out.
+
+    .venv/bin/python benchmarks/adbench_run.py            # everything (make bench)
+    .venv/bin/python benchmarks/adbench_run.py --quick    # smallest sizes, gradlink + FD only
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import math
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DATA = Path(os.environ.get("GRADLINK_ADBENCH_DATA", HERE.parent.parent / "shared" / "data" / "adbench"))
+CFLAGS = ["-O2", "-Xclang", "-disable-llvm-passes", "-fno-math-errno", "-flto"]
+
+# objective -> (source, [(size label, data file relative to DATA, extra args)], quick size count)
+OBJECTIVES: dict[str, tuple[str, list[tuple[str, str, list[str]]]]] = {
+    "GMM": ("gmm.c", [("1k d2 K5", "gmm/1k/gmm_d2_K5.txt", []),
+                      ("1k d10 K5", "gmm/1k/gmm_d10_K5.txt", []),
+                      ("1k d10 K25", "gmm/1k/gmm_d10_K25.txt", []),
+                      ("1k d20 K50", "gmm/1k/gmm_d20_K50.txt", []),
+                      ("1k d64 K10", "gmm/1k/gmm_d64_K10.txt", []),
+                      ("10k d2 K200", "gmm/10k/gmm_d2_K200.txt", [])]),
+    "LSTM": ("lstm.c", [("l2 c1024", "lstm/lstm_l2_c1024.txt", []),
+                        ("l4 c1024", "lstm/lstm_l4_c1024.txt", []),
+                        ("l2 c4096", "lstm/lstm_l2_c4096.txt", [])]),
+    "BA": ("ba.c", [("n49 m7776", "ba/ba1_n49_m7776_p31843.txt", []),
+                    ("n21 m11315", "ba/ba2_n21_m11315_p36455.txt", [])]),
+    "Hand simple": ("hand.c", [("t26 c100", "hand/simple/hand1_t26_c100.txt", ["model"])]),
+    "Hand complicated": ("hand.c", [("t26 c100", "hand/complicated/hand1_t26_c100.txt", ["model"])]),
+}
+
+
+@dataclass
+class Row:
+    objective: str
+    size: str
+    values: dict[str, float] = field(default_factory=dict)
+    first: dict[str, float] = field(default_factory=dict)
+    frameworks: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    @property
+    def grad_key(self) -> str:
+        return "jac_ms" if "jac_ms" in self.values else "grad_ms"
+
+
+def build(src: Path, out: Path, ad_first: bool, env: dict[str, str]) -> None:
+    obj = out.with_suffix(".o")
+    subprocess.run(["clang-22", *CFLAGS, "-c", str(src), "-o", str(obj)], check=True, env=env)
+    cmd = ["clang-22", "-O2", "-flto", "-fuse-ld=gradlink", str(obj), "-lm", "-o", str(out)]
+    if ad_first:
+        cmd.insert(4, "-Wl,--gradlink-ad-first")
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if p.returncode:
+        raise SystemExit(f"link of {src.name} failed:\n{p.stderr}")
+
+
+def run(exe: Path, data: Path, reps: int, extra: list[str]) -> dict[str, float]:
+    args = [str(exe), str(data), str(reps)]
+    args += [str(DATA / "hand" / "model") if a == "model" else a for a in extra]
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode:
+        raise SystemExit(f"{exe.name} {data.name} failed ({p.returncode}):\n{p.stderr}")
+    out: dict[str, float] = {}
+    for line in p.stdout.splitlines():
+        k, _, v = line.partition(" ")
+        try:
+            out[k] = float(v)
+        except ValueError:
+            pass
+    return out
+
+
+def frameworks(objective: str, data: Path, reps: int) -> dict[str, dict[str, float]]:
+    """PyTorch eager and JAX (jit) runs of the same objective, when installed."""
+    results: dict[str, dict[str, float]] = {}
+    stem = objective.split()[0].lower()
+    for tool, module in (("PyTorch", "torch"), ("JAX", "jax")):
+        script = HERE / "adbench_py" / f"{module}_{stem}.py"
+        if not script.exists() or importlib.util.find_spec(module) is None:
+            continue
+        p = subprocess.run([sys.executable, str(script), str(data), str(reps)],
+                           capture_output=True, text=True)
+        if p.returncode == 0:
+            vals = {}
+            for line in p.stdout.splitlines():
+                k, _, v = line.partition(" ")
+                try:
+                    vals[k] = float(v)
+                except ValueError:
+                    pass
+            results[tool] = vals
+    return results
+
+
+def machine() -> str:
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    clang = subprocess.run(["clang-22", "--version"], capture_output=True, text=True).stdout.splitlines()
+    return (f"{platform.system()} {platform.release()}, {os.cpu_count()} cores, {cpu or 'unknown CPU'}; "
+            f"{clang[0] if clang else 'clang-22'}; Python {platform.python_version()}")
+
+
+def fmt(v: float | None) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    return f"{v:.3g}"
+
+
+def write_results(rows: list[Row], out: Path, quick: bool, elapsed: float) -> None:
+    lines = ["# gradlink benchmark results", "",
+             f"Machine: {machine()}.", f"Mode: {'quick (smallest sizes; gradlink and finite differences)' if quick else 'full'}; "
+             f"run took {elapsed:.0f} s. Times are medians (ms); ratio = gradient / primal.", "",
+             "| objective | size | primal ms | gradlink grad ms | ratio | AD-first grad ms | ratio | "
+             "after/first | FD ms | FD ratio | PyTorch grad ms | JAX grad ms | vs PyTorch | vs JAX | FD check |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    speedups = []
+    for r in rows:
+        p = r.values.get("primal_ms")
+        g = r.values.get(r.grad_key)
+        gf = r.first.get(r.grad_key)
+        fd = r.values.get("fd_ms")
+        pt = r.frameworks.get("PyTorch", {}).get("grad_ms")
+        jx = r.frameworks.get("JAX", {}).get("grad_ms")
+        if g and gf:
+            speedups.append(gf / g)
+        lines.append(
+            f"| {r.objective} | {r.size} | {fmt(p)} | {fmt(g)} | {fmt(g / p if g and p else None)} | "
+            f"{fmt(gf)} | {fmt(gf / p if gf and p else None)} | {fmt(gf / g if g and gf else None)} | "
+            f"{fmt(fd)} | {fmt(fd / p if fd and p else None)} | {fmt(pt)} | {fmt(jx)} | "
+            f"{fmt(pt / g if pt and g else None)} | {fmt(jx / g if jx and g else None)} | "
+            f"{r.values.get('check_max_rel_err', float('nan')):.1e} |")
+    lines.append("")
+    if speedups:
+        geo = math.exp(sum(math.log(s) for s in speedups) / len(speedups))
+        lines.append(f"Geometric-mean speedup of AD after optimization over AD first: {geo:.2f}x "
+                     f"(target 4x: {'met' if geo >= 4 else 'MISSED'}).")
+    lines.append("")
+    lines.append("Targets on the gradient/primal ratio (at most 3 for GMM, LSTM):")
+    for r in rows:
+        if r.objective in ("GMM", "LSTM"):
+            p, g = r.values.get("primal_ms"), r.values.get(r.grad_key)
+            if p and g:
+                ratio = g / p
+                lines.append(f"- {r.objective} {r.size}: {ratio:.2f} ({'met' if ratio <= 3 else 'MISSED'})")
+    lines.append("")
+    lines.append("FD ms is one full central-difference gradient: measured on the checked entries and "
+                 "scaled to all parameters when only a sample is checked. PyTorch/JAX columns are n/a "
+                 "where the framework or its implementation of the objective is not installed.")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "RESULTS.md").write_text("\n".join(lines) + "\n")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        labels = [f"{r.objective}\n{r.size}" for r in rows]
+        after = [(r.values.get(r.grad_key) or 0) / (r.values.get("primal_ms") or 1) for r in rows]
+        first = [(r.first.get(r.grad_key) or 0) / (r.values.get("primal_ms") or 1) for r in rows]
+        fig, ax = plt.subplots(figsize=(max(6, len(rows) * 1.2), 4))
+        xs = range(len(rows))
+        ax.bar([x - 0.2 for x in xs], after, 0.4, label="gradlink (AD after optimization)")
+        ax.bar([x + 0.2 for x in xs], first, 0.4, label="AD first")
+        ax.set_xticks(list(xs), labels, fontsize=7)
+        ax.set_yscale("log")
+        ax.set_ylabel("gradient time / primal time")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(out / "ratios.png", dpi=120)
+    except ImportError:
+        pass
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="smallest size of each objective; no frameworks")
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--out", default=str(HERE / "results"))
+    args = ap.parse_args()
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
+    t0 = time.perf_counter()
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="gradlink-adbench-") as tmp:
+        for name, (src_name, sizes) in OBJECTIVES.items():
+            src = HERE / "adbench" / src_name
+            if not src.exists():
+                print(f"{name}: {src_name} not written yet, skipped")
+                continue
+            exe = Path(tmp) / f"{src.stem}.after"
+            exe_first = Path(tmp) / f"{src.stem}.first"
+            if not exe.exists():
+                build(src, exe, False, env)
+                build(src, exe_first, True, env)
+            for label, rel, extra in sizes[:1] if args.quick else sizes:
+                data = DATA / rel
+                if not data.exists():
+                    print(f"{name} {label}: {data} missing, skipped")
+                    continue
+                row = Row(name, label, run(exe, data, args.reps, extra))
+                err = row.values.get("check_max_rel_err", float("inf"))
+                if not err < 1e-4:
+                    raise SystemExit(f"{name} {label}: gradient disagrees with finite differences "
+                                     f"(max relative error {err})")
+                if not args.quick:
+                    row.first = run(exe_first, data, args.reps, extra)
+                    row.frameworks = frameworks(name, data, args.reps)
+                rows.append(row)
+                print(f"{name} {label}: primal {fmt(row.values.get('primal_ms'))} ms, "
+                      f"gradient {fmt(row.values.get(row.grad_key))} ms, "
+                      f"check {row.values.get('check_max_rel_err', float('nan')):.1e}")
+    write_results(rows, Path(args.out), args.quick, time.perf_counter() - t0)
+    print(f"wrote {Path(args.out) / 'RESULTS.md'}")
+
+
+if __name__ == "__main__":
+    main()
