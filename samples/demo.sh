@@ -52,3 +52,19 @@ echo "- The first line comes from a constructor in integrate.o, which ran before
 echo "- The table is a projectile with altitude-dependent air drag fired at 10..50 degrees; with"
 echo "  drag the best angle is 40 degrees, and without drag the 45-degree range matches v^2/g."
 echo "- Compare with the reference linker: samples/c-multi/build.sh lld /tmp/phys-lld"
+
+echo
+echo "== gradients at link time: samples/gradient"
+echo "range.c asks __enzyme_autodiff for d range / d (angle, drag) of an RK4 projectile integration;"
+echo "ld.gradlink optimizes the program, synthesizes the derivative from the optimized IR and links it."
+gout="$here/gradient/out"
+rm -rf "$gout"
+if ! "$here/gradient/build.sh" gradlink "$gout"; then
+  echo "demo: FAILED: the gradient sample did not link" >&2
+  exit 1
+fi
+"$gout/range" | tee "$gout/range.stdout"
+if ! grep -q '^range 529.281 m$' "$gout/range.stdout"; then
+  echo "demo: FAILED: the gradient sample printed wrong results" >&2
+  exit 1
+fi

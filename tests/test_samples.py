@@ -124,3 +124,14 @@ def test_cmake_presets(tmp_path: Path) -> None:
     assert " 5.00  -1.60000   0.00000   1.60000      1" in res.stdout
     assert "perimeter (Simpson, n=64):  5.672333578" in res.stdout
     assert "perimeter (Ramanujan):      5.672333578" in res.stdout
+
+
+def test_gradient_sample(tmp_path: Path) -> None:
+    """samples/gradient: derivatives of an RK4 integration agree with finite differences."""
+    sh([SAMPLES / "gradient" / "build.sh", "gradlink", tmp_path]).check("gradient sample build")
+    lines = sh([tmp_path / "range"]).check().stdout.splitlines()
+    assert lines[0] == "range 529.281 m"
+    for line in lines[1:]:
+        ad = float(line.split(":")[1].split()[0])
+        fd = float(line.split("differences")[1].strip(" )"))
+        assert abs(ad - fd) <= 1e-6 * abs(fd), line
