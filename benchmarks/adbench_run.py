@@ -77,8 +77,13 @@ def run(exe: Path, data: Path, reps: int, extra: list[str]) -> dict[str, float]:
     p = subprocess.run(args, capture_output=True, text=True)
     if p.returncode:
         raise SystemExit(f"{exe.name} {data.name} failed ({p.returncode}):\n{p.stderr}")
+    return parse_values(p.stdout)
+
+
+def parse_values(text: str) -> dict[str, float]:
+    """The `key value` lines every benchmark program prints."""
     out: dict[str, float] = {}
-    for line in p.stdout.splitlines():
+    for line in text.splitlines():
         k, _, v = line.partition(" ")
         try:
             out[k] = float(v)
@@ -98,14 +103,7 @@ def frameworks(objective: str, data: Path, reps: int) -> dict[str, dict[str, flo
         p = subprocess.run([sys.executable, str(script), str(data), str(reps)],
                            capture_output=True, text=True)
         if p.returncode == 0:
-            vals = {}
-            for line in p.stdout.splitlines():
-                k, _, v = line.partition(" ")
-                try:
-                    vals[k] = float(v)
-                except ValueError:
-                    pass
-            results[tool] = vals
+            results[tool] = parse_values(p.stdout)
     return results
 
 

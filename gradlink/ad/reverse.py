@@ -314,9 +314,8 @@ class ReverseSynthesis:
         return self.shadow[ptr]
 
     # -- synthesis -----------------------------------------------------------------------------
-    def run_split(self, aug_name: str, rev_name: str) -> tuple[Derivative, Derivative]:
-        """Augmented forward (primal + tape) and reverse (adjoints) as two functions."""
-        self._check()
+    def _primal_params(self) -> list[str]:
+        """The parameters, each dup/dupnoneed pointer followed by its shadow."""
         params = []
         for i, (p, kind) in enumerate(zip(self.fn.params, self.sig.args)):
             params.append(f"{p.type} {p.name}")
@@ -324,6 +323,12 @@ class ReverseSynthesis:
                 self.shadow[p.name] = f'%"gl.shadow.{i}"'
                 self.primal_of_shadow[self.shadow[p.name]] = p.name
                 params.append(f"ptr {self.shadow[p.name]}")
+        return params
+
+    def run_split(self, aug_name: str, rev_name: str) -> tuple[Derivative, Derivative]:
+        """Augmented forward (primal + tape) and reverse (adjoints) as two functions."""
+        self._check()
+        params = self._primal_params()
         rev_params = list(params)
         if self.sig.active_return:
             rev_params.append(f'{self.fn.ret} %"gl.dret"')
@@ -372,13 +377,7 @@ class ReverseSynthesis:
 
     def run(self, name: str) -> Derivative:
         self._check()
-        params = []
-        for i, (p, kind) in enumerate(zip(self.fn.params, self.sig.args)):
-            params.append(f"{p.type} {p.name}")
-            if kind in ("dup", "dupnoneed"):
-                self.shadow[p.name] = f'%"gl.shadow.{i}"'
-                self.primal_of_shadow[self.shadow[p.name]] = p.name
-                params.append(f"ptr {self.shadow[p.name]}")
+        params = self._primal_params()
         if self.sig.active_return:
             params.append(f'{self.fn.ret} %"gl.dret"')
         needs = {b.label: self.needs(b) for b in self.fn.blocks if b.label in self.reachable}
