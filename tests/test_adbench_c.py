@@ -28,12 +28,6 @@ pytestmark = [
     pytest.mark.skipif(not DATA.is_dir(), reason="ADBench data not available"),
 ]
 
-# gradlink bug: the pre-AD pipeline (lto/tools.py PRE_AD) names `instcombine`, which opt-22 runs
-# with fixpoint verification; on hand.c's skinned_vertices instcombine needs a second iteration
-# and opt aborts ("did not reach a fixpoint"). LLVM's own pipelines use no-verify-fixpoint.
-INSTCOMBINE_FIXPOINT = pytest.mark.xfail(
-    strict=True, reason="gradlink bug: pre-AD instcombine runs with verify-fixpoint (opt aborts on hand.c)")
-
 _built: dict[tuple[str, str], Path] = {}
 
 
@@ -87,7 +81,7 @@ def test_ba(build_dir: Path, mode: str, data: str) -> None:
     assert vals["objective"] > 0
 
 
-@pytest.mark.parametrize("mode", [pytest.param("default", marks=INSTCOMBINE_FIXPOINT), "ad-first"])
+@pytest.mark.parametrize("mode", ["default", "ad-first"])
 @pytest.mark.parametrize("data", HAND_FILES)
 def test_hand(build_dir: Path, mode: str, data: str) -> None:
     vals = run_ok(build(build_dir, "hand", mode), DATA / "hand" / data, "1", MODEL)
@@ -115,7 +109,7 @@ def test_ba_malformed(build_dir: Path, tmp_path: Path) -> None:
 
 
 def test_hand_malformed(build_dir: Path, tmp_path: Path) -> None:
-    exe = build(build_dir, "hand", "ad-first")
+    exe = build(build_dir, "hand", "default")
     for data in HAND_FILES:
         src = DATA / "hand" / data
         for keep in (0.0, 0.3, 0.7, 0.97):
