@@ -161,20 +161,28 @@ int main(int argc, char **argv) {
     for (int k = 0; k < NBLK; k++) E[k][k] = 1;
     size_t p = (size_t)ba.p;
     double *reproj = xmalloc(sizeof(double) * 2 * p), *werr = xmalloc(sizeof(double) * p);
-    double *Jr = xcalloc(2 * p * NBLK, sizeof(double)), *Jrw = xcalloc(p, sizeof(double));
-    double *Jf = xcalloc(2 * p * NBLK, sizeof(double)), *Jfw = xcalloc(p, sizeof(double));
-    double *Jd = xcalloc(2 * p * NBLK, sizeof(double)), *Jdw = xcalloc(p, sizeof(double));
+    /* one full Jacobian buffer (large inputs: 2p x 15 doubles); the checked first blocks of each
+       method are kept aside */
+    double *J = xcalloc(2 * p * NBLK, sizeof(double)), *Jw = xcalloc(p, sizeof(double));
+    int nchk = ba.p < 1000 ? ba.p : 1000;
+    size_t nb = (size_t)nchk * 2 * NBLK;
+    double *Jr = xmalloc(sizeof(double) * nb), *Jf = xmalloc(sizeof(double) * nb);
+    double *Jrw = xmalloc(sizeof(double) * nchk), *Jfw = xmalloc(sizeof(double) * nchk);
 
     double primal = MEDIAN_MS(reps, ba_objective(&ba, reproj, werr));
     double obj = 0;
     for (size_t i = 0; i < 2 * p; i++) obj += reproj[i] * reproj[i];
     for (size_t i = 0; i < p; i++) obj += werr[i] * werr[i];
-    double trev = MEDIAN_MS(reps, jac_rev(&ba, Jr, Jrw));
-    double tfwd = MEDIAN_MS(reps, jac_fwd(&ba, Jf, Jfw));
-    double tfd = MEDIAN_MS(reps, jac_fd(&ba, Jd, Jdw));
+    double trev = MEDIAN_MS(reps, jac_rev(&ba, J, Jw));
+    memcpy(Jr, J, sizeof(double) * nb);
+    memcpy(Jrw, Jw, sizeof(double) * nchk);
+    double tfwd = MEDIAN_MS(reps, jac_fwd(&ba, J, Jw));
+    memcpy(Jf, J, sizeof(double) * nb);
+    memcpy(Jfw, Jw, sizeof(double) * nchk);
+    double tfd = MEDIAN_MS(reps, jac_fd(&ba, J, Jw));
+    double *Jd = J, *Jdw = Jw;
 
     /* check the first observations (all entries of their blocks) */
-    int nchk = ba.p < 1000 ? ba.p : 1000;
     double maxerr = 0;
     for (int i = 0; i < nchk; i++) {
         for (int k = 0; k < 2 * NBLK; k++) {

@@ -173,6 +173,23 @@ static double median(double *v, int n) {
         m_;                                                                     \
     })
 
+/* Like MEDIAN_MS, but stops after the run that takes the total past BUDGET_MS (at least one
+   run): for methods that are far slower than the others on big inputs. */
+#define MEDIAN_MS_BUDGET(REPS, BUDGET_MS, STMT)                                 \
+    ({                                                                          \
+        int n_ = (REPS), k_ = 0;                                                \
+        double *t_ = xmalloc(sizeof(double) * (size_t)n_), tot_ = 0;            \
+        while (k_ < n_ && (k_ == 0 || tot_ < (BUDGET_MS))) {                    \
+            double t0_ = now();                                                 \
+            STMT;                                                               \
+            t_[k_] = (now() - t0_) * 1e3;                                       \
+            tot_ += t_[k_++];                                                   \
+        }                                                                       \
+        double m_ = median(t_, k_);                                             \
+        free(t_);                                                               \
+        m_;                                                                     \
+    })
+
 static int parse_reps(const char *s) {
     char *end;
     long v = strtol(s, &end, 10);
