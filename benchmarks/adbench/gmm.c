@@ -99,7 +99,8 @@ int main(int argc, char **argv) {
         long j = idx;
         int which = 0;
         while (j >= sizes[which]) { j -= sizes[which]; which++; }
-        double *p = all[which], v = p[j], h = 1e-6 * (fabs(v) > 1 ? fabs(v) : 1);
+        /* the step balances truncation (h^2) against rounding (eps |f| / h): |f| reaches 1e6 */
+        double *p = all[which], v = p[j], h = 2e-4 * (fabs(v) > 1 ? fabs(v) : 1);
         p[j] = v + h;
         double fp = gmm_objective(d, k, n, alphas, means, icf, x, gamma, m);
         p[j] = v - h;
