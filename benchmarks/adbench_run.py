@@ -7,6 +7,9 @@ central finite differences, and the Python frameworks when they are installed
 checked against finite differences before its timing is reported; a failed check fails the run.
 Writes RESULTS.md (and ratios.png when matplotlib is there) into --out.
 
+The case studies (benchmarks/cases/*.c, *.cpp; PyTorch rewrites benchmarks/adbench_py/torch_*.py)
+follow the same program contract with a size spec such as "n=2000" in place of the data file.
+
     .venv/bin/python benchmarks/adbench_run.py            # everything (make bench)
     .venv/bin/python benchmarks/adbench_run.py --quick    # smallest sizes, gradlink + FD only
 """
@@ -47,6 +50,19 @@ OBJECTIVES: dict[str, tuple[str, list[tuple[str, str, list[str]]]]] = {
 }
 
 
+# case study -> (source in benchmarks/cases, full size spec, quick size spec, known gradlink
+# failure or None: a failing case stays out of the table; see the note printed when skipped)
+CASES: dict[str, tuple[str, str, str, str | None]] = {
+    "normalize": ("normalize.c", "n=2000", "n=200", None),
+    "relu3": ("relu3.c", "n=100000", "n=1000", None),
+    "nbody": ("nbody.cpp", "n=64,steps=10", "n=8,steps=2",
+              "AD-after gradient fails the FD check (max rel err 0.033 at 10 steps, 2e-4 at 1); "
+              "--gradlink-ad-first does not link (active memory copied into memory with no shadow)"),
+    "rk4": ("rk4.c", "steps=1000", "steps=100", None),
+    "treelstm": ("treelstm.c", "depth=5", "depth=3", None),
+}
+
+
 @dataclass
 class Row:
     objective: str
@@ -62,8 +78,9 @@ class Row:
 
 def build(src: Path, out: Path, ad_first: bool, env: dict[str, str]) -> None:
     obj = out.with_suffix(".o")
-    subprocess.run(["clang-22", *CFLAGS, "-c", str(src), "-o", str(obj)], check=True, env=env)
-    cmd = ["clang-22", "-O2", "-flto", "-fuse-ld=gradlink", str(obj), "-lm", "-o", str(out)]
+    cc = "clang++-22" if src.suffix in (".cpp", ".cc") else "clang-22"
+    subprocess.run([cc, *CFLAGS, "-c", str(src), "-o", str(obj)], check=True, env=env)
+    cmd = [cc, "-O2", "-flto", "-fuse-ld=gradlink", str(obj), "-lm", "-o", str(out)]
     if ad_first:
         cmd.insert(4, "-Wl,--gradlink-ad-first")
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -71,12 +88,12 @@ def build(src: Path, out: Path, ad_first: bool, env: dict[str, str]) -> None:
         raise SystemExit(f"link of {src.name} failed:\n{p.stderr}")
 
 
-def run(exe: Path, data: Path, reps: int, extra: list[str]) -> dict[str, float]:
+def run(exe: Path, data: Path | str, reps: int, extra: list[str]) -> dict[str, float]:
     args = [str(exe), str(data), str(reps)]
     args += [str(DATA / "hand" / "model") if a == "model" else a for a in extra]
     p = subprocess.run(args, capture_output=True, text=True)
     if p.returncode:
-        raise SystemExit(f"{exe.name} {data.name} failed ({p.returncode}):\n{p.stderr}")
+        raise SystemExit(f"{exe.name} {Path(data).name} failed ({p.returncode}):\n{p.stderr}")
     return parse_values(p.stdout)
 
 
@@ -92,10 +109,10 @@ def parse_values(text: str) -> dict[str, float]:
     return out
 
 
-def frameworks(objective: str, data: Path, reps: int) -> dict[str, dict[str, float]]:
+def frameworks(objective: str, data: Path | str, reps: int) -> dict[str, dict[str, float]]:
     """PyTorch eager and JAX (jit) runs of the same objective, when installed."""
     results: dict[str, dict[str, float]] = {}
-    stem = objective.split()[0].lower()
+    stem = objective.split()[-1].lower() if objective.startswith("case ") else objective.split()[0].lower()
     for tool, module in (("PyTorch", "torch"), ("JAX", "jax")):
         script = HERE / "adbench_py" / f"{module}_{stem}.py"
         if not script.exists() or importlib.util.find_spec(module) is None:
@@ -228,6 +245,31 @@ def main() -> None:
                 print(f"{name} {label}: primal {fmt(row.values.get('primal_ms'))} ms, "
                       f"gradient {fmt(row.values.get(row.grad_key))} ms, "
                       f"check {row.values.get('check_max_rel_err', float('nan')):.1e}")
+        for name, (src_name, full, quick_spec, failure) in CASES.items():
+            src = HERE / "cases" / src_name
+            if failure:
+                print(f"case {name}: skipped, known gradlink failure: {failure}")
+                continue
+            exe, exe_first = Path(tmp) / f"case_{src.stem}.after", Path(tmp) / f"case_{src.stem}.first"
+            build(src, exe, False, env)
+            spec = quick_spec if args.quick else full
+            row = Row(f"case {name}", spec, run(exe, spec, args.reps, []))
+            err = row.values.get("check_max_rel_err", float("inf"))
+            if not err < 1e-4:
+                raise SystemExit(f"case {name} {spec}: gradient disagrees with finite differences "
+                                 f"(max relative error {err})")
+            if not args.quick:
+                build(src, exe_first, True, env)
+                row.first = run(exe_first, spec, args.reps, [])
+                row.frameworks = frameworks(row.objective, spec, args.reps)
+                pt = row.frameworks.get("PyTorch", {}).get("objective")
+                obj = row.values.get("objective")
+                if pt is not None and obj is not None and abs(pt - obj) > 1e-9 * max(abs(obj), 1e-300):
+                    raise SystemExit(f"case {name}: PyTorch objective {pt!r} differs from C {obj!r}")
+            rows.append(row)
+            print(f"case {name} {spec}: primal {fmt(row.values.get('primal_ms'))} ms, "
+                  f"gradient {fmt(row.values.get(row.grad_key))} ms, "
+                  f"check {row.values.get('check_max_rel_err', float('nan')):.1e}")
     write_results(rows, Path(args.out), args.quick, time.perf_counter() - t0)
     print(f"wrote {Path(args.out) / 'RESULTS.md'}")
 

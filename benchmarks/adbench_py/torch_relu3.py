@@ -1,0 +1,45 @@
+"""relu3 case study in PyTorch (eager, CPU, float64): the same math as benchmarks/cases/relu3.c
+(sum_i (x_i > 0 ? x_i^3 : 0), gradient w.r.t. x). Usage: torch_relu3.py n=100000 REPS."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from cases import spec
+from readers import args, fd_check, median_ms, report
+
+torch.set_default_dtype(torch.float64)
+
+
+def f(x):
+    return torch.where(x > 0, x * x * x, torch.zeros(())).sum()
+
+
+def main() -> None:
+    text, reps = args()
+    n = spec(text, "n", 100000, 1, 100_000_000)
+    x0 = np.sin(np.arange(n) * 0.37)
+    x = torch.from_numpy(x0.copy()).requires_grad_(True)
+    with torch.no_grad():
+        obj = f(x).item()
+        primal_ms = median_ms(reps, lambda: f(x))
+
+    def grad():
+        return torch.autograd.grad(f(x), [x])[0]
+
+    grad()  # warm-up
+    grad_ms = median_ms(reps, grad)
+    g = grad().numpy()
+
+    def f_flat(p: np.ndarray) -> float:
+        with torch.no_grad():
+            return f(torch.from_numpy(p)).item()
+
+    idxs = list(range(0, n, n // 40 + 1))
+    err = fd_check(f_flat, x0.copy(), g, idxs)
+    report(obj, primal_ms, grad_ms, n, err, len(idxs))
+
+
+if __name__ == "__main__":
+    main()

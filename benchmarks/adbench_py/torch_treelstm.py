@@ -1,0 +1,64 @@
+"""Recursive tree-model case study in PyTorch (eager, CPU, float64, batch size 1): the same
+math as benchmarks/cases/treelstm.c (complete binary tree over leaf embeddings of dimension 16,
+h = tanh(W_l h_left + W_r h_right + b), loss = sum of the root's h; gradient w.r.t. W_l, W_r,
+b), evaluated by a recursive Python function. Usage: torch_treelstm.py depth=5 REPS."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from cases import spec
+from readers import args, fd_check, median_ms, report
+
+torch.set_default_dtype(torch.float64)
+D = 16
+
+
+def make(emb: torch.Tensor, depth: int):
+    def node(Wl, Wr, b, d, first):
+        if d == 0:
+            return emb[first]
+        hl = node(Wl, Wr, b, d - 1, first)
+        hr = node(Wl, Wr, b, d - 1, first + (1 << (d - 1)))
+        return torch.tanh(Wl @ hl + Wr @ hr + b)
+
+    def f(p):
+        Wl = p[:D * D].reshape(D, D)
+        Wr = p[D * D:2 * D * D].reshape(D, D)
+        b = p[2 * D * D:]
+        return node(Wl, Wr, b, depth, 0).sum()
+
+    return f
+
+
+def main() -> None:
+    text, reps = args()
+    depth = spec(text, "depth", 5, 0, 20)
+    leaves, np_ = 1 << depth, 2 * D * D + D
+    emb = torch.from_numpy(np.sin(0.7 * np.arange(leaves * D) + 0.3).reshape(leaves, D))
+    p0 = 0.25 * np.cos(1.3 * np.arange(np_))
+    f = make(emb, depth)
+    p = torch.from_numpy(p0.copy()).requires_grad_(True)
+    with torch.no_grad():
+        obj = f(p).item()
+        primal_ms = median_ms(reps, lambda: f(p))
+
+    def grad():
+        return torch.autograd.grad(f(p), [p])[0]
+
+    grad()  # warm-up
+    grad_ms = median_ms(reps, grad)
+    g = grad().numpy()
+
+    def f_flat(q: np.ndarray) -> float:
+        with torch.no_grad():
+            return f(torch.from_numpy(q)).item()
+
+    idxs = list(range(0, np_, np_ // 60 + 1))
+    err = fd_check(f_flat, p0.copy(), g, idxs)
+    report(obj, primal_ms, grad_ms, np_, err, len(idxs))
+
+
+if __name__ == "__main__":
+    main()
