@@ -102,12 +102,41 @@ class ReverseSynthesis:
         self.tape_types: set[Type] = set()
         self.exits = [b.label for b in fn.blocks if b.terminator.opcode == "ret"]
         self.reachable = set(cfg.order)
+        self.counted, self.exit_counts = self._counted_loops()
         self.value_types: dict[str, Type] = {p.name: p.type for p in fn.params}
         for ins in fn.instructions():
             if ins.name and ins.type:
                 self.value_types[ins.name] = ins.type
                 if ins.type.kind == "int" and ins.name in act.varied:
                     self.value_types[ins.name] = _bits_float(ins.type)
+
+    def _counted_loops(self) -> tuple[dict[str, tuple[str, str]], dict[str, list[str]]]:
+        """Loops whose reverse is driven by an iteration count instead of a predecessor id per
+        iteration: header with one preheader and one latch, every exit reached only from inside.
+        Returns header -> (preheader, latch) and exit block -> headers whose count it pushes."""
+        counted: dict[str, tuple[str, str]] = {}
+        exit_counts: dict[str, list[str]] = {}
+        for header, body in self.cfg.loops.items():
+            preds = self.cfg.preds.get(header, [])
+            if header not in self.reachable or len(preds) != 2:
+                continue
+            inside = [p for p in preds if p in body]
+            outside = [p for p in preds if p not in body]
+            if len(inside) != 1 or len(outside) != 1:
+                continue
+            if any(self.fn.block(p).terminator.targets.count(header) != 1 for p in preds):
+                continue
+            exits = {s for blk in body for s in self.cfg.succs.get(blk, []) if s not in body}
+            if not all(set(self.cfg.preds.get(x, [])) <= body for x in exits):
+                continue
+            counted[header] = (outside[0], inside[0])
+            for x in sorted(exits):
+                exit_counts.setdefault(x, []).append(header)
+        return counted, exit_counts
+
+    def _count_names(self, header: str) -> tuple[str, str, str]:
+        base = header.replace('"', "")
+        return (f'%"gl.cnt.{base}"', f'%"gl.cnt1.{base}"', f'%"gl.count.{base}"')
 
     # -- helpers ----------------------------------------------------------------------------
     def fail(self, ins: Instr, problem: str) -> ADError:
@@ -368,7 +397,7 @@ class ReverseSynthesis:
         return decls
 
     def _adjoint_slots(self) -> list[str]:
-        lines = []
+        lines = [f"  {self._count_names(h)[2]} = alloca i64" for h in self.counted]
         for ref, slot in self.adj_slot.items():
             t = self.value_types[ref]
             lines.append(f"  {slot} = alloca {t}")
@@ -437,7 +466,12 @@ class ReverseSynthesis:
                                      for v, blk in ins.incoming)
                 b.emit(f"{self.shadow_ref(ins.name)} = phi ptr {incoming}")  # type: ignore[arg-type]
         preds = self.cfg.preds.get(label, [])
-        if label in self.reachable and len(preds) > 1:
+        if label in self.counted:
+            pre, latch = self.counted[label]
+            cnt, cnt1, _ = self._count_names(label)
+            b.emit(f"{cnt} = phi i64 [ 0, %{_label(pre)} ], [ {cnt1}, %{_label(latch)} ]")
+            b.emit(f"{cnt1} = add i64 {cnt}, 1")
+        elif label in self.reachable and len(preds) > 1:
             from_id = b.fresh("from")
             entries = []
             for k, p in enumerate(preds):
@@ -445,6 +479,9 @@ class ReverseSynthesis:
                 entries += [f"[ {k}, %{_label(p)} ]"] * edges
             b.emit(f"{from_id} = phi i32 {', '.join(entries)}")
             self._push(Value(I32, from_id))
+        if label in self.reachable:
+            for header in self.exit_counts.get(label, []):
+                self._push(Value(I64, self._count_names(header)[1]))
         for ins in block.instrs:
             if ins.opcode == "phi" or ins.is_terminator:
                 continue
@@ -611,6 +648,29 @@ class ReverseSynthesis:
                 phi_adj.append((ins, self.take_adjoint(ins.name, self.adj_type(ins.value))))  # type: ignore[arg-type]
         preds = self.cfg.preds.get(label, [])
         lines = [f'"gl.rev.{label}":']
+        for header in reversed(self.exit_counts.get(label, [])):
+            count = b.fresh("count")
+            self.tape_types.add(I64)
+            b.emit(f"{count} = call i64 {tape.pop_fn(I64)}()")
+            b.emit(f"store i64 {count}, ptr {self._count_names(header)[2]}")
+        if label in self.counted:
+            slot = self._count_names(label)[2]
+            left, rest = b.fresh("left"), b.fresh("rest")
+            b.emit(f"{left} = load i64, ptr {slot}")
+            b.emit(f"{rest} = sub i64 {left}, 1")
+            b.emit(f"store i64 {rest}, ptr {slot}")
+            first = b.fresh("first")
+            b.emit(f"{first} = icmp eq i64 {rest}, 0")
+            pre, latch = self.counted[label]
+            kp, kl = preds.index(pre), preds.index(latch)
+            b.emit(f'br i1 {first}, label %"gl.edge.{label}.{kp}", label %"gl.edge.{label}.{kl}"')
+            out = lines + b.lines
+            for k, p in enumerate(preds):
+                b.lines = []
+                self._phi_transfer(phi_adj, p)
+                b.emit(f'br label %"gl.rev.{p}"')
+                out += [f'"gl.edge.{label}.{k}":', *b.lines]
+            return out
         if not preds:
             b.emit("br label %\"gl.exit\"")
             return lines + b.lines
