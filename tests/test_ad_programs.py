@@ -102,6 +102,9 @@ PROGRAMS: dict[str, Prog] = {
     "realloc_grow": P("realloc_grow", min_checks=10),
     "mem_ops": P("mem_ops", min_checks=20),
     "struct_return": P("struct_return", min_checks=2),
+    # unoptimized front-end output keeps the zero-struct memcpy the optimizer would remove
+    "reused_buffer": P("reused_buffer.cpp", min_checks=6,
+                       cflags=("-Xclang", "-disable-llvm-passes")),
     "calloc_tmp": P("calloc_tmp", min_checks=5),
     "cxx_new": P("cxx_new.cpp", min_checks=3),
     # activity, several outs

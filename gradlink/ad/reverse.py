@@ -834,7 +834,17 @@ class ReverseSynthesis:
     def _reverse_memcpy(self, ins: Instr) -> None:
         """d src += d dst; d dst = 0 over the floating-point bytes of the copy."""
         dst, src, size = ins.operands[0], ins.operands[1], ins.operands[2]
-        if dst.ref not in self.act.shadowed or src.ref not in self.act.shadowed:
+        if dst.ref not in self.act.shadowed:
+            return
+        if src.ref not in self.act.shadowed:
+            # inactive bytes overwrote the destination: the adjoints of what was there die
+            self.b.declarations.setdefault("@llvm.memset.p0.i64",
+                                           "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)")
+            n = self.val(size)
+            if n.type.bits != 64:
+                n = self.b.cast("zext", n, I64)
+            self.b.emit(f"call void @llvm.memset.p0.i64(ptr {self._sh_value(dst).ref}, i8 0, "
+                        f"{n}, i1 false)")
             return
         kind = self.types.region_kind(dst.ref) or self.types.region_kind(src.ref)
         fields = self._tbaa_struct(ins)
