@@ -158,6 +158,13 @@ static double median(double *v, int n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* n numbers into a fresh array (what names them in error messages). */
+static double *read_doubles(FILE *f, const char *path, long n, const char *what) {
+    double *p = xmalloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    for (long i = 0; i < n; i++) p[i] = read_double(f, path, what);
+    return p;
+}
+
 /* Median wall time in ms over REPS runs of STMT. */
 #define MEDIAN_MS(REPS, STMT)                                                   \
     ({                                                                          \

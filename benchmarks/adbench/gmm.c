@@ -1,7 +1,7 @@
 /* ADBench GMM: negative... the log-likelihood of N points under a K-component Gaussian mixture
    with Cholesky-factored inverse covariances, plus the Wishart prior (Srajer et al. 2018, 3.1).
    Written from the problem definition. Usage: gmm DATAFILE REPS */
-#include "bench.h"
+#include "common.h"
 
 static double logsumexp(const double *v, int n) {
     double mx = v[0];
@@ -61,18 +61,19 @@ double gmm_objective(int d, int k, int n, const double *alphas, const double *me
 
 int main(int argc, char **argv) {
     if (argc < 3) { fprintf(stderr, "usage: gmm DATAFILE REPS\n"); return 2; }
-    FILE *f = bench_open(argv[1]);
-    int reps = atoi(argv[2]);
-    if (reps < 1) reps = 1;
-    int d = bench_read_int(f, 1, 1024), k = bench_read_int(f, 1, 4096);
-    int n = bench_read_int(f, 1, 10000000);
+    const char *path = argv[1];
+    FILE *f = open_or_die(path);
+    int reps = parse_reps(argv[2]);
+    int d = read_int(f, path, "the dimension", 1, 1024);
+    int k = read_int(f, path, "the component count", 1, 4096);
+    int n = read_int(f, path, "the point count", 1, 10000000);
     int icf_sz = d * (d + 1) / 2;
-    double *alphas = bench_read_doubles(f, k);
-    double *means = bench_read_doubles(f, (long)k * d);
-    double *icf = bench_read_doubles(f, (long)k * icf_sz);
-    double *x = bench_read_doubles(f, (long)n * d);
-    double gamma = bench_read_double(f);
-    int m = bench_read_int(f, 0, 1000000);
+    double *alphas = read_doubles(f, path, k, "the parameters");
+    double *means = read_doubles(f, path, (long)k * d, "the parameters");
+    double *icf = read_doubles(f, path, (long)k * icf_sz, "the parameters");
+    double *x = read_doubles(f, path, (long)n * d, "the parameters");
+    double gamma = read_double(f, path, "a number");
+    int m = read_int(f, path, "the Wishart m", 0, 1000000);
     fclose(f);
 
     long np = k + (long)k * d + (long)k * icf_sz;
@@ -81,8 +82,8 @@ int main(int argc, char **argv) {
     double obj = gmm_objective(d, k, n, alphas, means, icf, x, gamma, m);
     printf("objective %.17g\nparameters %ld\n", obj, np);
 
-    double tp = BENCH_MS(reps, 1, bench_sink = gmm_objective(d, k, n, alphas, means, icf, x, gamma, m));
-    double tg = BENCH_MS(reps, 1, {
+    double tp = MEDIAN_MS(reps, sink = gmm_objective(d, k, n, alphas, means, icf, x, gamma, m));
+    double tg = MEDIAN_MS(reps, {
         memset(grad, 0, sizeof(double) * np);
         __enzyme_autodiff((void *)gmm_objective, enzyme_const, d, enzyme_const, k, enzyme_const, n,
                           enzyme_dup, alphas, ga, enzyme_dup, means, gm, enzyme_dup, icf, gi,
@@ -94,7 +95,7 @@ int main(int argc, char **argv) {
     double *all[3] = {alphas, means, icf};
     long sizes[3] = {k, (long)k * d, (long)k * icf_sz};
     long checked = 0, limit = np <= 400 ? np : 60;
-    double maxerr = 0, t0 = bench_now();
+    double maxerr = 0, t0 = now();
     for (long idx = 0; idx < np && checked < limit; idx += np <= 400 ? 1 : np / limit + 1, checked++) {
         long j = idx;
         int which = 0;
@@ -110,7 +111,7 @@ int main(int argc, char **argv) {
         double err = fabs(fd - grad[idx]) / (fabs(fd) > 1 ? fabs(fd) : 1);
         if (err > maxerr) maxerr = err;
     }
-    double per = (bench_now() - t0) * 1e3 / (checked ? checked : 1);
+    double per = (now() - t0) * 1e3 / (checked ? checked : 1);
     printf("fd_ms %.6g\ncheck_max_rel_err %.3g\nchecked %ld\n", per * np, maxerr, checked);
     return 0;
 }

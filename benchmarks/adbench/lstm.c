@@ -1,7 +1,7 @@
 /* ADBench LSTM: the mean log-likelihood of a character sequence under an l-layer LSTM
    (Srajer et al. 2018; ADBench's lstm problem). Written from the problem definition.
    Usage: lstm DATAFILE REPS */
-#include "bench.h"
+#include "common.h"
 
 static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
@@ -60,22 +60,24 @@ double lstm_objective(int l, int c, int b, const double *main, const double *ext
 
 int main(int argc, char **argv) {
     if (argc < 3) { fprintf(stderr, "usage: lstm DATAFILE REPS\n"); return 2; }
-    FILE *f = bench_open(argv[1]);
-    int reps = atoi(argv[2]);
-    if (reps < 1) reps = 1;
-    int l = bench_read_int(f, 1, 64), c = bench_read_int(f, 2, 1000000), b = bench_read_int(f, 1, 4096);
-    double *main_p = bench_read_doubles(f, 2L * l * 4 * b);
-    double *extra = bench_read_doubles(f, 3L * b);
-    double *state = bench_read_doubles(f, 2L * l * b);
-    double *seq = bench_read_doubles(f, (long)c * b);
+    const char *path = argv[1];
+    FILE *f = open_or_die(path);
+    int reps = parse_reps(argv[2]);
+    int l = read_int(f, path, "the layer count", 1, 64);
+    int c = read_int(f, path, "the sequence length", 2, 1000000);
+    int b = read_int(f, path, "the alphabet size", 1, 4096);
+    double *main_p = read_doubles(f, path, 2L * l * 4 * b, "the parameters");
+    double *extra = read_doubles(f, path, 3L * b, "the parameters");
+    double *state = read_doubles(f, path, 2L * l * b, "the parameters");
+    double *seq = read_doubles(f, path, (long)c * b, "the parameters");
     fclose(f);
 
     long nm = 2L * l * 4 * b, ne = 3L * b, np = nm + ne;
     double *grad = calloc(np, sizeof(double));
     double obj = lstm_objective(l, c, b, main_p, extra, state, seq);
     printf("objective %.17g\nparameters %ld\n", obj, np);
-    double tp = BENCH_MS(reps, 1, bench_sink = lstm_objective(l, c, b, main_p, extra, state, seq));
-    double tg = BENCH_MS(reps, 1, {
+    double tp = MEDIAN_MS(reps, sink = lstm_objective(l, c, b, main_p, extra, state, seq));
+    double tg = MEDIAN_MS(reps, {
         memset(grad, 0, sizeof(double) * np);
         __enzyme_autodiff((void *)lstm_objective, enzyme_const, l, enzyme_const, c, enzyme_const, b,
                           enzyme_dup, main_p, grad, enzyme_dup, extra, grad + nm,
@@ -84,7 +86,7 @@ int main(int argc, char **argv) {
     printf("primal_ms %.6g\ngrad_ms %.6g\n", tp, tg);
 
     long checked = 0, limit = 40;
-    double maxerr = 0, t0 = bench_now();
+    double maxerr = 0, t0 = now();
     for (long idx = 0; idx < np && checked < limit; idx += np / limit + 1, checked++) {
         double *p = idx < nm ? &main_p[idx] : &extra[idx - nm];
         double v = *p, h = 1e-6 * (fabs(v) > 1 ? fabs(v) : 1);
@@ -97,7 +99,7 @@ int main(int argc, char **argv) {
         double err = fabs(fd - grad[idx]) / (fabs(fd) > 1 ? fabs(fd) : 1);
         if (err > maxerr) maxerr = err;
     }
-    double per = (bench_now() - t0) * 1e3 / (checked ? checked : 1);
+    double per = (now() - t0) * 1e3 / (checked ? checked : 1);
     printf("fd_ms %.6g\ncheck_max_rel_err %.3g\nchecked %ld\n", per * np, maxerr, checked);
     return 0;
 }

@@ -1,6 +1,6 @@
 """Readers of the ADBench data files for the Python framework benchmarks (numpy).
 
-Same format and the same checks as the C readers in benchmarks/adbench/bench.h: whitespace
+Same format and the same checks as the C readers in benchmarks/adbench/common.h: whitespace
 separated text, integers in a range, finite numbers; a malformed or truncated file ends the
 program with a one-line message on stderr and exit status 1. Also the small timing and
 output helpers the torch_*/jax_* scripts share.
