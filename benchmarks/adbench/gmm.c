@@ -23,23 +23,32 @@ double gmm_objective(int d, int k, int n, const double *alphas, const double *me
     double *main_term = malloc(sizeof(double) * k);
     double *xc = malloc(sizeof(double) * d);
     double *qx = malloc(sizeof(double) * d);
+    double *sum_q = malloc(sizeof(double) * k);          /* per component, as ADBench does */
+    double *qdiag = malloc(sizeof(double) * k * d);
+    for (int ik = 0; ik < k; ik++) {
+        sum_q[ik] = 0;
+        for (int j = 0; j < d; j++) {
+            sum_q[ik] += icf[ik * icf_sz + j];
+            qdiag[ik * d + j] = exp(icf[ik * icf_sz + j]);
+        }
+    }
     double slse = 0;
     for (int ix = 0; ix < n; ix++) {
         for (int ik = 0; ik < k; ik++) {
-            const double *q = &icf[ik * icf_sz];
-            double sum_q = 0;
-            for (int j = 0; j < d; j++) sum_q += q[j];
+            const double *l = &icf[ik * icf_sz + d];
             for (int j = 0; j < d; j++) xc[j] = x[ix * d + j] - means[ik * d + j];
-            for (int j = 0; j < d; j++) qx[j] = exp(q[j]) * xc[j];
-            int li = d;                               /* lower triangle, column by column */
+            for (int j = 0; j < d; j++) qx[j] = qdiag[ik * d + j] * xc[j];
+            int li = 0;                               /* lower triangle, column by column */
             for (int col = 0; col < d; col++)
-                for (int row = col + 1; row < d; row++) qx[row] += q[li++] * xc[col];
+                for (int row = col + 1; row < d; row++) qx[row] += l[li++] * xc[col];
             double sq = 0;
             for (int j = 0; j < d; j++) sq += qx[j] * qx[j];
-            main_term[ik] = alphas[ik] + sum_q - 0.5 * sq;
+            main_term[ik] = alphas[ik] + sum_q[ik] - 0.5 * sq;
         }
         slse += logsumexp(main_term, k);
     }
+    free(sum_q);
+    free(qdiag);
     double lse_alphas = logsumexp(alphas, k);
     /* Wishart prior */
     int nn = d + m + 1;
