@@ -52,7 +52,8 @@ the command line. Use it through the compiler driver:
 
 ld.gradlink's own options (pass them with -Wl,):
   --gradlink-verbose          print each stage, its time and the archive members it pulled
-  --gradlink-save-temps=DIR   keep merged.bc, optimized.ll and lto.o in DIR
+  --gradlink-save-temps=DIR   keep merged.bc, ad.ll (with derivatives), optimized.ll and
+                              lto.o in DIR
   --gradlink-ad-first         differentiate the IR as compiled, before any optimization
                               (ablation: AD after optimization is the default)
   --gradlink-backend=B        tools: optimize/codegen with opt-22 and llc-22 (default when
