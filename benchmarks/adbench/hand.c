@@ -381,12 +381,6 @@ int main(int argc, char **argv) {
             maxerr = fmax(maxerr, rel_err(Jf[at], Jd[at]));
             maxerr = fmax(maxerr, rel_err(Jr[at], Jd[at]));
         }
-    printf("objective %.17g\n", obj);
-    printf("primal_ms %.6g\n", primal);
-    printf("jac_ms %.6g\n", trev < tfwd ? trev : tfwd);
-    printf("jac_rev_ms %.6g\n", trev);
-    printf("jac_fwd_ms %.6g\n", tfwd);
-    printf("fd_ms %.6g\n", tfd);
-    printf("check_max_rel_err %.3g\n", maxerr);
+    report_jacobian(obj, primal, trev, tfwd, tfd, maxerr);
     return 0;
 }

@@ -9,8 +9,8 @@ import math
 import numpy as np
 import torch
 
-from cases import spec
-from readers import args, fd_check, median_ms, report
+from cases import measure, spec
+from readers import args
 
 torch.set_default_dtype(torch.float64)
 DT, EPS2 = 0.01, 0.01
@@ -50,25 +50,7 @@ def main() -> None:
     vel0 = torch.from_numpy(0.1 * np.cos(0.9 * i + 1.3 * c))
     mass = torch.from_numpy((1.0 + 0.5 * np.sin(0.3 * np.arange(n))) / n)
     f = make(vel0, mass, n, steps)
-    pos = torch.from_numpy(pos0.copy()).requires_grad_(True)
-    with torch.no_grad():
-        obj = f(pos).item()
-        primal_ms = median_ms(reps, lambda: f(pos))
-
-    def grad():
-        return torch.autograd.grad(f(pos), [pos])[0]
-
-    grad()  # warm-up
-    grad_ms = median_ms(reps, grad)
-    g = grad().reshape(-1).numpy()
-
-    def f_flat(p: np.ndarray) -> float:
-        with torch.no_grad():
-            return f(torch.from_numpy(p.reshape(n, 3))).item()
-
-    idxs = list(range(0, 3 * n, 3 * n // 40 + 1))
-    err = fd_check(f_flat, pos0.reshape(-1).copy(), g, idxs)
-    report(obj, primal_ms, grad_ms, 3 * n, err, len(idxs))
+    err = measure(f, pos0, reps, list(range(0, 3 * n, 3 * n // 40 + 1)))
     if not math.isfinite(err):
         raise SystemExit(1)
 

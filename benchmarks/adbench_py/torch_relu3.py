@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from cases import spec
-from readers import args, fd_check, median_ms, report
+from cases import measure, spec
+from readers import args
 
 torch.set_default_dtype(torch.float64)
 
@@ -20,25 +20,7 @@ def main() -> None:
     text, reps = args()
     n = spec(text, "n", 100000, 1, 100_000_000)
     x0 = np.sin(np.arange(n) * 0.37)
-    x = torch.from_numpy(x0.copy()).requires_grad_(True)
-    with torch.no_grad():
-        obj = f(x).item()
-        primal_ms = median_ms(reps, lambda: f(x))
-
-    def grad():
-        return torch.autograd.grad(f(x), [x])[0]
-
-    grad()  # warm-up
-    grad_ms = median_ms(reps, grad)
-    g = grad().numpy()
-
-    def f_flat(p: np.ndarray) -> float:
-        with torch.no_grad():
-            return f(torch.from_numpy(p)).item()
-
-    idxs = list(range(0, n, n // 40 + 1))
-    err = fd_check(f_flat, x0.copy(), g, idxs)
-    report(obj, primal_ms, grad_ms, n, err, len(idxs))
+    measure(f, x0, reps, list(range(0, n, n // 40 + 1)))
 
 
 if __name__ == "__main__":

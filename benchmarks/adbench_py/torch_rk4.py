@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from cases import spec
-from readers import args, fd_check, median_ms, report
+from cases import measure, spec
+from readers import args
 
 torch.set_default_dtype(torch.float64)
 
@@ -38,24 +38,7 @@ def main() -> None:
     steps = spec(text, "steps", 1000, 1, 100_000_000)
     f = make(steps)
     p0 = np.array([1.0, 0.0, 2.0])
-    p = torch.from_numpy(p0.copy()).requires_grad_(True)
-    with torch.no_grad():
-        obj = f(p).item()
-        primal_ms = median_ms(reps, lambda: f(p))
-
-    def grad():
-        return torch.autograd.grad(f(p), [p])[0]
-
-    grad()  # warm-up
-    grad_ms = median_ms(reps, grad)
-    g = grad().numpy()
-
-    def f_flat(q: np.ndarray) -> float:
-        with torch.no_grad():
-            return f(torch.from_numpy(q)).item()
-
-    err = fd_check(f_flat, p0.copy(), g, [0, 1, 2])
-    report(obj, primal_ms, grad_ms, 3, err, 3)
+    measure(f, p0, reps, [0, 1, 2])
 
 
 if __name__ == "__main__":

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from cases import spec
-from readers import args, fd_check, median_ms, report
+from cases import measure, spec
+from readers import args
 
 torch.set_default_dtype(torch.float64)
 D = 16
@@ -39,25 +39,7 @@ def main() -> None:
     emb = torch.from_numpy(np.sin(0.7 * np.arange(leaves * D) + 0.3).reshape(leaves, D))
     p0 = 0.25 * np.cos(1.3 * np.arange(np_))
     f = make(emb, depth)
-    p = torch.from_numpy(p0.copy()).requires_grad_(True)
-    with torch.no_grad():
-        obj = f(p).item()
-        primal_ms = median_ms(reps, lambda: f(p))
-
-    def grad():
-        return torch.autograd.grad(f(p), [p])[0]
-
-    grad()  # warm-up
-    grad_ms = median_ms(reps, grad)
-    g = grad().numpy()
-
-    def f_flat(q: np.ndarray) -> float:
-        with torch.no_grad():
-            return f(torch.from_numpy(q)).item()
-
-    idxs = list(range(0, np_, np_ // 60 + 1))
-    err = fd_check(f_flat, p0.copy(), g, idxs)
-    report(obj, primal_ms, grad_ms, np_, err, len(idxs))
+    measure(f, p0, reps, list(range(0, np_, np_ // 60 + 1)))
 
 
 if __name__ == "__main__":
