@@ -392,9 +392,7 @@ class ForwardSynthesis:
         return Signature(kinds, self.varied(ins.name), self.width)
 
     def _callee(self, ins: Instr) -> ForwardCallee | None:
-        if not ins.callee.startswith("@") or ins.callee.startswith("@llvm."):
-            return None
-        if rules.rule_for_call(ins.callee) is not None or rules.is_inactive_call(ins.callee):
+        if not rules.is_differentiated_call(ins.callee):
             return None
         sig = self.call_signature(ins)
         if not sig.active_return and all(k == "const" for k in sig.args):

@@ -273,9 +273,7 @@ class ReverseSynthesis:
     def _callee(self, ins: Instr) -> CalleeDerivative | None:
         """The derivative pair for a call of a function defined in the module, when the call
         touches active data; None for rule-based, inactive or untouched calls."""
-        if ins.opcode != "call" or not ins.callee.startswith("@") or ins.callee.startswith("@llvm."):
-            return None
-        if rules.rule_for_call(ins.callee) is not None or rules.is_inactive_call(ins.callee):
+        if ins.opcode != "call" or not rules.is_differentiated_call(ins.callee):
             return None
         sig = self.call_signature(ins)
         if not sig.active_return and all(k == "const" for k in sig.args):
@@ -664,13 +662,7 @@ class ReverseSynthesis:
             pre, latch = self.counted[label]
             kp, kl = preds.index(pre), preds.index(latch)
             b.emit(f'br i1 {first}, label %"gl.edge.{label}.{kp}", label %"gl.edge.{label}.{kl}"')
-            out = lines + b.lines
-            for k, p in enumerate(preds):
-                b.lines = []
-                self._phi_transfer(phi_adj, p)
-                b.emit(f'br label %"gl.rev.{p}"')
-                out += [f'"gl.edge.{label}.{k}":', *b.lines]
-            return out
+            return self._edge_blocks(lines + b.lines, label, preds, phi_adj)
         if not preds:
             b.emit("br label %\"gl.exit\"")
             return lines + b.lines
@@ -683,12 +675,17 @@ class ReverseSynthesis:
         b.emit(f"{from_id} = call i32 {tape.pop_fn(I32)}()")
         cases = " ".join(f'i32 {k}, label %"gl.edge.{label}.{k}"' for k in range(1, len(preds)))
         b.emit(f'switch i32 {from_id}, label %"gl.edge.{label}.0" [ {cases} ]')
-        out = lines + b.lines
+        return self._edge_blocks(lines + b.lines, label, preds, phi_adj)
+
+    def _edge_blocks(self, out: list[str], label: str, preds: list[str],
+                     phi_adj: list[tuple[Instr, Value]]) -> list[str]:
+        """One block per predecessor edge: the phi adjoints move along it, then on to that
+        predecessor's reverse block."""
         for k, p in enumerate(preds):
-            b.lines = []
+            self.b.lines = []
             self._phi_transfer(phi_adj, p)
-            b.emit(f'br label %"gl.rev.{p}"')
-            out += [f'"gl.edge.{label}.{k}":', *b.lines]
+            self.b.emit(f'br label %"gl.rev.{p}"')
+            out += [f'"gl.edge.{label}.{k}":', *self.b.lines]
         return out
 
     def _phi_transfer(self, phi_adj: list[tuple[Instr, Value]], pred: str) -> None:

@@ -191,6 +191,13 @@ def rule_for_call(callee: str) -> Rule | None:
     return BY_LIBM.get(name)
 
 
+def is_differentiated_call(callee: str) -> bool:
+    """A direct call the AD handles by differentiating the callee (its body or a registered
+    derivative): not an intrinsic, not covered by a rule, not known inactive."""
+    return (callee.startswith("@") and not callee.startswith("@llvm.")
+            and rule_for_call(callee) is None and not is_inactive_call(callee))
+
+
 def is_inactive_call(callee: str) -> bool:
     if callee in _INACTIVE:
         return True
