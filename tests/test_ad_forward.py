@@ -167,3 +167,55 @@ int main(void) {
     assert math.isclose(out[1], math.sin(0.5), rel_tol=1e-14)
     for i, x in enumerate([0.1, 0.2, 0.3]):
         assert math.isclose(out[2 + i], (i + 1) * math.exp(x) * (1 + x), rel_tol=1e-14)
+
+
+def test_forward_and_reverse_agree_on_stack_arrays_and_realloc(tmp_path: Path) -> None:
+    """Shadows of variable-length stack arrays and of realloc'ed blocks (shared code of both
+    modes): forward <J, v> equals reverse gradient . v, under valgrind."""
+    src = tmp_path / "m.c"
+    src.write_text(r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+extern int enzyme_dup, enzyme_const;
+double __enzyme_fwddiff(void *, ...);
+double __enzyme_autodiff(void *, ...);
+double vla(const double *x, int n) {
+  double t[n];
+  for (int i = 0; i < n; i++) t[i] = x[i] * x[i];
+  double s = 0;
+  for (int i = 0; i < n; i++) s += sin(t[i]);
+  return s;
+}
+double grow(const double *x, int n) {
+  int cap = 1, len = 0;
+  double *b = malloc(sizeof(double));
+  for (int i = 0; i < n; i++) {
+    if (len == cap) { cap *= 2; b = realloc(b, cap * sizeof(double)); }
+    b[len++] = x[i] * x[i];
+  }
+  double s = 0;
+  for (int i = 0; i < len; i++) s += sin(b[i]) * (i + 1);
+  free(b);
+  return s;
+}
+int main(void) {
+  double x[5] = {0.1, 0.2, 0.3, 0.4, 0.5}, v[5] = {1, -1, 0.5, 2, 1}, d[5] = {0}, e[5] = {0};
+  double f1 = __enzyme_fwddiff((void *)vla, enzyme_dup, x, v, enzyme_const, 5);
+  __enzyme_autodiff((void *)vla, enzyme_dup, x, d, enzyme_const, 5);
+  double f2 = __enzyme_fwddiff((void *)grow, enzyme_dup, x, v, enzyme_const, 5);
+  __enzyme_autodiff((void *)grow, enzyme_dup, x, e, enzyme_const, 5);
+  double r1 = 0, r2 = 0;
+  for (int i = 0; i < 5; i++) { r1 += d[i] * v[i]; r2 += e[i] * v[i]; }
+  printf("%.17g %.17g %.17g %.17g\n", f1, r1, f2, r2);
+  return 0;
+}
+""")
+    obj = compile_c(src, tmp_path / "m.o", "-O2", "-Xclang", "-disable-llvm-passes", "-flto")
+    link([obj, "-lm"], tmp_path / "m").check()
+    res = sh(["valgrind", "-q", "--error-exitcode=9", tmp_path / "m"])
+    assert res.returncode == 0, res.stderr
+    f1, r1, f2, r2 = (float(v) for v in res.stdout.split())
+    assert math.isclose(f1, r1, rel_tol=1e-12) and math.isclose(f2, r2, rel_tol=1e-12)
+    x, v = [0.1, 0.2, 0.3, 0.4, 0.5], [1, -1, 0.5, 2, 1]
+    assert math.isclose(f1, sum(2 * a * math.cos(a * a) * b for a, b in zip(x, v)), rel_tol=1e-12)

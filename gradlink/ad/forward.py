@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gradlink.ad import expr, rules, tape
+from gradlink.ad import expr, rules, shadows, tape
 from gradlink.ad.builder import Builder
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.reverse import Derivative, Signature, primal_text
@@ -258,36 +258,16 @@ class ForwardSynthesis:
     def _shadow_lane(self, ins: Instr, k: int) -> None:
         b, op = self.b, ins.opcode
         sh = self.sh(Value(ins.type, ins.name), ins, k)  # type: ignore[arg-type]
-        if op == "getelementptr":
-            flags = " ".join(f for f in ins.flags if f in ("inbounds", "nuw", "nusw"))
-            idx = "".join(f", {v}" for v in ins.operands[1:])
-            b.emit(f"{sh} = getelementptr {flags} {ins.alloc_type}, ptr {self.sh(ins.operands[0], ins, k)}{idx}")
-        elif op in ("bitcast", "addrspacecast", "freeze"):
-            b.emit(f"{sh} = {op} ptr {self.sh(ins.operands[0], ins, k)}" + (f" to {ins.type}" if op != "freeze" else ""))
-        elif op == "select":
-            c, x, y = ins.operands
-            b.emit(f"{sh} = select {c}, ptr {self.sh(x, ins, k)}, ptr {self.sh(y, ins, k)}")
-        elif op == "phi":
+        if op == "phi":
             inc = ", ".join(f"[ {self.sh(v, ins, k)}, %{_lbl(blk)} ]" for v, blk in ins.incoming)
             b.emit(f"{sh} = phi ptr {inc}")
-        elif op == "load":
-            b.emit(f"{sh} = load ptr, ptr {self.sh(ins.operands[0], ins, k)}")
-        elif op == "alloca":
-            count = f", {ins.operands[0]}" if ins.operands else ""
-            b.emit(f"{sh} = alloca {ins.alloc_type}{count}")
-            size = Value(Type("int", bits=64),
-                         f"ptrtoint (ptr getelementptr ({ins.alloc_type}, ptr null, i32 1) to i64)")
-            self._memset0(sh, size)
-        elif op == "call" and ins.callee in ALLOCATORS:
-            b.declarations.setdefault("@calloc", "declare ptr @calloc(i64, i64)")
-            if ins.callee == "@calloc":
-                b.emit(f"{sh} = call ptr @calloc({ins.operands[0]}, {ins.operands[1]})")
-            else:
-                b.emit(f"{sh} = call ptr @calloc(i64 1, {ins.operands[0]})")
         elif op == "call" and ins.callee == "@realloc":
-            b.declarations.setdefault("@realloc", "declare ptr @realloc(ptr, i64)")
-            b.emit(f"{sh} = call ptr @realloc(ptr {self.sh(ins.operands[0], ins, k)}, {ins.operands[1]})")
-        else:
+            old = self.sh(ins.operands[0], ins, k)
+            base = sh[:-1]
+            shadows.emit_realloc_shadow(b, ins, sh, old, f'{base}.used"', f'{base}.kept"')
+            b.declarations.setdefault("@free", "declare void @free(ptr)")
+            b.emit(f"call void @free(ptr {old})")      # the tangents moved to the new block
+        elif not shadows.emit_shadow(b, ins, sh, lambda v: self.sh(v, ins, k)):
             raise self.fail(ins, f"cannot make a shadow for '{op}'")
 
     def _tangent(self, ins: Instr) -> None:

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from gradlink.ad import expr, rules, tape
+from gradlink.ad import expr, rules, shadows, tape
 from gradlink.ad.builder import Builder
 from gradlink.ad.errors import ADError, describe
 from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS, Activity
@@ -529,54 +529,13 @@ class ReverseSynthesis:
         b.emit(primal_text(ins))
         if ins.name in self.act.shadowed and ins.name not in self.shadow_args():
             sh = self.shadow_ref(ins.name)  # type: ignore[arg-type]
-            if op == "getelementptr":
-                flags = " ".join(f for f in ins.flags if f in ("inbounds", "nuw", "nusw"))
-                idx = ", ".join(str(v) for v in ins.operands[1:])
-                b.emit(f"{sh} = getelementptr {flags} {ins.alloc_type}, ptr "
-                       f"{self._shadow_of(ins.operands[0], ins)}{', ' + idx if idx else ''}")
-            elif op in ("bitcast", "addrspacecast", "freeze"):
-                b.emit(f"{sh} = {op} ptr {self._shadow_of(ins.operands[0], ins)}"
-                       + (f" to {ins.type}" if op != "freeze" else ""))
-            elif op == "select":
-                c, x, y = ins.operands
-                b.emit(f"{sh} = select {c}, ptr {self._shadow_of(x, ins)}, ptr {self._shadow_of(y, ins)}")
-            elif op == "load":
-                b.emit(f"{sh} = load ptr, ptr {self.shadow_ref(ins.operands[0].ref)}")
-            elif op == "call" and ins.callee in REALLOCATORS:
-                # a fresh zeroed shadow, the old one's bytes copied in; the old shadow stays
-                # alive for the reverse sweep, which moves the adjoints back at this point
-                old_sh = self._shadow_of(ins.operands[0], ins)
-                size = ins.operands[1]
-                b.declarations.setdefault("@calloc", "declare ptr @calloc(i64, i64)")
-                b.declarations.setdefault("@malloc_usable_size",
-                                          "declare i64 @malloc_usable_size(ptr)")
-                b.declarations.setdefault("@llvm.umin.i64", "declare i64 @llvm.umin.i64(i64, i64)")
-                b.declarations.setdefault("@llvm.memcpy.p0.p0.i64",
-                                          "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)")
+            if op == "call" and ins.callee in REALLOCATORS:
+                # the old shadow stays alive for the reverse sweep, which moves the adjoints
+                # back into it at this point
                 used, kept = self._realloc_names(ins)
-                b.emit(f"{used} = call i64 @malloc_usable_size(ptr {old_sh})")
-                b.emit(f"{sh} = call ptr @calloc(i64 1, {size})")
-                b.emit(f"{kept} = call i64 @llvm.umin.i64(i64 {used}, {size})")
-                b.emit(f"call void @llvm.memcpy.p0.p0.i64(ptr {sh}, ptr {old_sh}, i64 {kept}, i1 false)")
-            elif op == "call" and ins.callee in ALLOCATORS:
-                b.declarations.setdefault("@calloc", "declare ptr @calloc(i64, i64)")
-                if ins.callee == "@calloc":
-                    n, size = ins.operands[0], ins.operands[1]
-                    b.emit(f"{sh} = call ptr @calloc({n}, {size})")
-                else:
-                    b.emit(f"{sh} = call ptr @calloc(i64 1, {ins.operands[0]})")
-            elif op == "alloca":
-                count = f", {ins.operands[0]}" if ins.operands else ""
-                b.emit(f"{sh} = alloca {ins.alloc_type}{count}")
-                size = f"ptrtoint (ptr getelementptr ({ins.alloc_type}, ptr null, i32 1) to i64)"
-                if ins.operands:
-                    size = b.binop("mul", Value(I64, size),
-                                   b.cast("sext", ins.operands[0], I64) if ins.operands[0].type != I64
-                                   else ins.operands[0]).ref
-                b.declarations.setdefault("@llvm.memset.p0.i64",
-                                          "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)")
-                b.emit(f"call void @llvm.memset.p0.i64(ptr {sh}, i8 0, i64 {size}, i1 false)")
-            else:
+                shadows.emit_realloc_shadow(b, ins, sh, self._shadow_of(ins.operands[0], ins),
+                                            used, kept)
+            elif not shadows.emit_shadow(b, ins, sh, lambda v: self._shadow_of(v, ins)):
                 raise self.fail(ins, f"cannot make a shadow for '{op}'")
         elif op == "store":
             val, ptr = ins.operands
