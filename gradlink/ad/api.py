@@ -286,14 +286,15 @@ class Differentiator:
 
     # -- synthesis and rewriting -------------------------------------------------------------
     def _existing(self, name: str) -> bool:
-        """Defined by an earlier round of this link (nested derivatives)."""
-        return name in self.fns
+        """Defined by an earlier round of this link (nested derivatives). LLVM prints names
+        like gl.diffe.f without quotes, so both spellings are looked up."""
+        return name in self.fns or name.replace('"', "") in self.fns
 
     def derivative(self, target: str, sig: Signature) -> Derivative:
         key = (target, sig.key())
         if key not in self.derivatives:
             name = f'@"gl.diffe.{target.lstrip("@").strip(chr(34))}.{sig.key()}"'
-            if self._existing(name.replace('"', "")) or self._existing(name):
+            if self._existing(name):
                 fn = self.function(target)
                 outs = [p.type for p, k in zip(fn.params, sig.args) if k == "out"]
                 ret = None if not outs else outs[0] if len(outs) == 1 else \
@@ -329,7 +330,7 @@ class Differentiator:
         outs = [i for i, k in enumerate(sig.args) if k == "out"]
         out_types = [fn.params[i].type for i in outs]
         aug_name = f'@"gl.aug.{base}.{sig.key()}"'
-        if self._existing(aug_name) or self._existing(aug_name.replace('"', "")):
+        if self._existing(aug_name):
             ret0 = None if not outs else out_types[0] if len(outs) == 1 else \
                 Type("struct", fields=tuple(out_types))
             pair0 = CalleeDerivative(aug_name, f'@"gl.rev.{base}.{sig.key()}"', ret0, outs)
@@ -521,7 +522,7 @@ class Differentiator:
                                    typeinfo.TypeAnalysis(fn, self.structs))
             base = target.lstrip("@").strip('"')
             name = f'@"gl.{"fwdpair" if pair else "fwd"}.{base}.{sig.key()}"'
-            if self._existing(name) or self._existing(name.replace('"', "")):
+            if self._existing(name):
                 self.derivatives[key] = Derivative(name, "", None, [])
                 return self.derivatives[key]
             synth = ForwardSynthesis(fn, sig, act, self.locations.where, self._target_attrs(fn),
