@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from gradlink.ad import expr, rules, shadows, tape
+from gradlink.ad import availability, expr, rules, shadows, tape
 from gradlink.ad.builder import Builder
 from gradlink.ad.errors import ADError, describe
 from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS, Activity
 from gradlink.analysis.typeinfo import TypeAnalysis
 from gradlink.analysis.cfg import CFG
 from gradlink.ir.model import Block, Function, Instr, Value
+from gradlink.ir.printer import print_instruction
 from gradlink.ir.types import I32, I64, Type
 
 _ALIGN = re.compile(r",\s*align (\d+)")
@@ -103,6 +104,12 @@ class ReverseSynthesis:
         self.exits = [b.label for b in fn.blocks if b.terminator.opcode == "ret"]
         self.reachable = set(cfg.order)
         self.counted, self.exit_counts = self._counted_loops()
+        self.avail = availability.Availability(
+            cfg, self.defs, {p.name for p in fn.params}, self.counted, split,
+            self.primal_of_shadow.get, self.shadow_ref, act.shadowed)
+        self.cached: dict[str, Value] = {}           # SLOT values: ref -> value (typed)
+        self._homes: dict[str, list[str]] | None = None   # defining name -> its SLOT values
+        self.heap_allocas: set[str] = set()          # split: allocas moved to the heap
         self.value_types: dict[str, Type] = {p.name: p.type for p in fn.params}
         for ins in fn.instructions():
             if ins.name and ins.type:
@@ -112,8 +119,8 @@ class ReverseSynthesis:
 
     def _counted_loops(self) -> tuple[dict[str, tuple[str, str]], dict[str, list[str]]]:
         """Loops whose reverse is driven by an iteration count instead of a predecessor id per
-        iteration: header with one preheader and one latch, every exit reached only from inside.
-        Returns header -> (preheader, latch) and exit block -> headers whose count it pushes."""
+        iteration: header with one preheader and one latch. Each exit pushes the count (zero
+        when it is entered from outside the loop). Returns header -> (preheader, latch) and exit block -> headers whose count it pushes."""
         counted: dict[str, tuple[str, str]] = {}
         exit_counts: dict[str, list[str]] = {}
         for header, body in self.cfg.loops.items():
@@ -127,8 +134,6 @@ class ReverseSynthesis:
             if any(self.fn.block(p).terminator.targets.count(header) != 1 for p in preds):
                 continue
             exits = {s for blk in body for s in self.cfg.succs.get(blk, []) if s not in body}
-            if not all(set(self.cfg.preds.get(x, [])) <= body for x in exits):
-                continue
             counted[header] = (outside[0], inside[0])
             for x in sorted(exits):
                 exit_counts.setdefault(x, []).append(header)
@@ -189,19 +194,6 @@ class ReverseSynthesis:
         self.b.emit(f"store {t} {self.b.zero(t).ref}, ptr {slot}")
         return Value(t, g)
 
-    def direct(self, ref: str) -> bool:
-        """Usable as is in every reverse block: one instance, defined before all returns."""
-        ref = self.primal_of_shadow.get(ref, ref)       # a shadow lives where its primal does
-        if self.split:                                  # the reverse is another function
-            return not ref.startswith("%") or ref in {p.name for p in self.fn.params}
-        if not ref.startswith("%") or ref in self.value_types and ref not in self.defs:
-            return True                                   # constant, global or parameter
-        ins = self.defs.get(ref)
-        if ins is None:
-            return True
-        blk = ins.block
-        return not self.cfg.in_loop(blk) and all(self.cfg.dominates(blk, e) for e in self.exits)
-
     @property
     def types(self) -> TypeAnalysis:
         if self._types is None:
@@ -218,7 +210,7 @@ class ReverseSynthesis:
         need: dict[str, Type] = {}
 
         def want(v: Value | None) -> None:
-            if v is not None and v.is_local and not self.direct(v.ref):
+            if v is not None and v.is_local and not self.avail.is_direct(v.ref):
                 need.setdefault(v.ref, v.type)
 
         for ins in block.instrs:
@@ -258,6 +250,118 @@ class ReverseSynthesis:
             for v in self._rule_inputs(ins):
                 want(v)
         return [Value(t, r) for r, t in need.items()]
+
+    def plan(self) -> dict[str, tuple[list[Value], list[Value]]]:
+        """Per reachable block: the needed values that travel on the tape, and the ones its
+        reverse block gets otherwise (see availability)."""
+        needs = {b.label: self.needs(b) for b in self.fn.blocks if b.label in self.reachable}
+        if self.split:
+            self.heap_allocas = self._escaping_allocas([v.ref for vs in needs.values() for v in vs])
+            for name in self.heap_allocas:           # the reverse frees them: it needs both
+                ins = self.defs[name]
+                extra = [Value(ins.type, name)]  # type: ignore[arg-type]
+                if name in self.act.shadowed:
+                    extra.append(Value(ins.type, self.shadow_ref(name)))  # type: ignore[arg-type]
+                needs[ins.block] += [v for v in extra if v not in needs[ins.block]]
+        plans = {}
+        for label, vals in needs.items():
+            taped, made = [], []
+            for v in vals:
+                kind = self.avail.source(v.ref, label).kind
+                (taped if kind == availability.TAPE else made).append(v)
+            plans[label] = (taped, made)
+        return plans
+
+    def _escaping_allocas(self, needed: list[str]) -> set[str]:
+        """Split functions: the stack memory the reverse function may reach (through the values
+        it needs, or as active memory). The augmented function's frame is gone by then, so these
+        live on the heap until the reverse sweep passes their allocation."""
+        found = {ins.name for ins in self.fn.instructions()
+                 if ins.opcode == "alloca" and ins.name in self.act.shadowed}
+        seen: set[str] = set()
+        work = [self.primal_of_shadow.get(r, r) for r in needed]
+        while work:
+            ref = work.pop()
+            if ref in seen or ref not in self.defs:
+                continue
+            seen.add(ref)
+            ins = self.defs[ref]
+            if ins.opcode == "alloca":
+                found.add(ref)
+            elif ins.opcode in availability.PURE or ins.opcode == "phi":
+                work += [v.ref for v in ins.uses()]
+        return {a for a in found if self.defs[a].block in self.reachable}
+
+    def _materialize(self, v: Value, label: str) -> Value:
+        """v as available at the top of rev.label (tape values are in self.env already)."""
+        if not v.is_local:
+            return v
+        if v.ref in self.env:
+            return self.env[v.ref]
+        src = self.avail.source(v.ref, label)
+        if src.kind == availability.DIRECT:
+            return v
+        if src.kind == availability.SLOT:
+            out = self._slot_value(v)
+        elif src.kind == availability.INDUCTION:
+            out = self._induction_value(v, src, label)
+        elif src.kind == availability.RECOMPUTE:
+            out = self._recompute(v, src, label)
+        else:
+            raise AssertionError(f"{v.ref} should have come from the tape")
+        self.env[v.ref] = out
+        return out
+
+    def _slot_value(self, v: Value) -> Value:
+        if v.ref not in self.cached:
+            self.cached[v.ref] = Value(v.type, f'%"gl.slot.{len(self.cached)}"')
+        slot = self.cached[v.ref]
+        if self.split:                       # popped at the reverse function's entry
+            return Value(v.type, _record_name(slot.ref))
+        x = self.b.fresh("c")
+        self.b.emit(f"{x} = load {v.type}, ptr {slot.ref}")
+        return Value(v.type, x)
+
+    def _iteration(self, header: str) -> Value:
+        """The 0-based iteration of the counted loop at header the reverse sweep is in."""
+        key = f"iteration {header}"
+        if key not in self.env:
+            left = self.b.fresh("left")
+            self.b.emit(f"{left} = load i64, ptr {self._count_names(header)[2]}")
+            self.env[key] = self.b.binop("sub", Value(I64, left), Value(I64, "1"))
+        return self.env[key]
+
+    def _induction_value(self, v: Value, src: availability.Source, label: str) -> Value:
+        ind = src.induction
+        assert ind is not None
+        start = ind.start
+        if src.shadow and start.is_local:
+            start = Value(start.type, self.shadow_ref(start.ref))
+        first = self._materialize(start, label)
+        k = self._iteration(ind.header)
+        if ind.elem is not None:                         # pointer: gep elem, start, k * step
+            off = self.b.binop("mul", k, Value(I64, str(ind.step)))
+            name = self.b.fresh("iv")
+            self.b.emit(f"{name} = getelementptr {ind.elem}, ptr {first.ref}, i64 {off.ref}")
+            return Value(v.type, name)
+        t = v.type
+        if t.bits < 64:
+            k = self.b.cast("trunc", k, t)
+        elif t.bits > 64:
+            k = self.b.cast("zext", k, t)
+        return self.b.binop("add", first, self.b.binop("mul", k, Value(t, str(ind.step))))
+
+    def _recompute(self, v: Value, src: availability.Source, label: str) -> Value:
+        ins = src.ins
+        assert ins is not None
+        pointers = ((1, 2) if ins.opcode == "select" else (0,)) if src.shadow else ()
+        ops = []
+        for i, o in enumerate(ins.operands):     # a shadow: the same operation on the shadows
+            ops.append(self._materialize(Value(o.type, self.shadow_ref(o.ref)) if i in pointers
+                                         else o, label))
+        name = self.b.fresh("rc")
+        self.b.emit(print_instruction(replace(ins, name=name, operands=ops)))
+        return Value(v.type, name)
 
     def call_signature(self, ins: Instr) -> Signature:
         kinds = []
@@ -359,22 +463,26 @@ class ReverseSynthesis:
         rev_params = list(params)
         if self.sig.active_return:
             rev_params.append(f'{self.fn.ret} %"gl.dret"')
-        needs = {b.label: self.needs(b) for b in self.fn.blocks if b.label in self.reachable}
-        forward = [self._forward_block(b, needs.get(b.label, [])) for b in self.fn.blocks]
-        aug_text = "\n".join([f"define internal {self.fn.ret} {aug_name}({', '.join(params)}) "
-                              f"{self.target_attrs}{{", *sum(forward, []), "}"])
-        self.adj_slot = {}
-        reverse = [self._reverse_block(b, needs[b.label]) for b in self.fn.blocks
+        plans = self.plan()
+        # the reverse first: it decides which values the forward sweep keeps in slots
+        reverse = [self._reverse_block(b, *plans[b.label]) for b in self.fn.blocks
                    if b.label in self.reachable]
         outs = [p for p, k in zip(self.fn.params, self.sig.args) if k == "out"]
         exit_lines, ret_type = self._exit(outs)
         entry = ["gl.entry:", *self._adjoint_slots()]
+        forward = [self._forward_block(b, plans.get(b.label, ([], []))[0]) for b in self.fn.blocks]
+        aug_text = "\n".join([f"define internal {self.fn.ret} {aug_name}({', '.join(params)}) "
+                              f"{self.target_attrs}{{", *sum(forward, []), "}"])
         exits = [e for e in self.exits if e in self.reachable]
+        if len(exits) > 1:
+            self.tape_types.add(I32)
+            entry.append(f'  %"gl.exit.id" = call i32 {tape.pop_fn(I32)}()')
+        for slot in reversed(self.cached.values()):        # the slots' record, last in first out
+            self.tape_types.add(slot.type)
+            entry.append(f"  {_record_name(slot.ref)} = call {slot.type} {tape.pop_fn(slot.type)}()")
         if len(exits) == 1:
             entry.append(f'  br label %"gl.rev.{exits[0]}"')
         else:
-            self.tape_types.add(I32)
-            entry.append(f'  %"gl.exit.id" = call i32 {tape.pop_fn(I32)}()')
             cases = " ".join(f'i32 {k}, label %"gl.rev.{e}"' for k, e in enumerate(exits) if k)
             entry.append(f'  switch i32 %"gl.exit.id", label %"gl.rev.{exits[0]}" [ {cases} ]')
         rev_text = "\n".join([f"define internal {ret_type or 'void'} {rev_name}({', '.join(rev_params)}) "
@@ -396,6 +504,8 @@ class ReverseSynthesis:
 
     def _adjoint_slots(self) -> list[str]:
         lines = [f"  {self._count_names(h)[2]} = alloca i64" for h in self.counted]
+        if not self.split:
+            lines += [f"  {slot.ref} = alloca {slot.type}" for slot in self.cached.values()]
         for ref, slot in self.adj_slot.items():
             t = self.value_types[ref]
             lines.append(f"  {slot} = alloca {t}")
@@ -407,10 +517,11 @@ class ReverseSynthesis:
         params = self._primal_params()
         if self.sig.active_return:
             params.append(f'{self.fn.ret} %"gl.dret"')
-        needs = {b.label: self.needs(b) for b in self.fn.blocks if b.label in self.reachable}
-        forward = [self._forward_block(b, needs.get(b.label, [])) for b in self.fn.blocks]
-        reverse = [self._reverse_block(b, needs[b.label]) for b in self.fn.blocks
+        plans = self.plan()
+        # the reverse first: it decides which values the forward sweep keeps in slots
+        reverse = [self._reverse_block(b, *plans[b.label]) for b in self.fn.blocks
                    if b.label in self.reachable]
+        forward = [self._forward_block(b, plans.get(b.label, ([], []))[0]) for b in self.fn.blocks]
         outs = [p for p, k in zip(self.fn.params, self.sig.args) if k == "out"]
         exit_lines, ret_type = self._exit(outs)
         entry = ["gl.entry:", *self._adjoint_slots()]
@@ -457,6 +568,8 @@ class ReverseSynthesis:
         b = self.b
         b.lines = []
         label = block.label
+        if self.split and block is self.fn.blocks[0]:
+            b.lines += [f"  {slot.ref} = alloca {slot.type}" for slot in self.cached.values()]
         for ins in block.phis:
             b.emit(primal_text(ins))
             if ins.name in self.act.shadowed:
@@ -464,26 +577,33 @@ class ReverseSynthesis:
                                      for v, blk in ins.incoming)
                 b.emit(f"{self.shadow_ref(ins.name)} = phi ptr {incoming}")  # type: ignore[arg-type]
         preds = self.cfg.preds.get(label, [])
+        pushes: list[Value] = []
         if label in self.counted:
             pre, latch = self.counted[label]
             cnt, cnt1, _ = self._count_names(label)
             b.emit(f"{cnt} = phi i64 [ 0, %{_label(pre)} ], [ {cnt1}, %{_label(latch)} ]")
-            b.emit(f"{cnt1} = add i64 {cnt}, 1")
         elif label in self.reachable and len(preds) > 1:
-            from_id = b.fresh("from")
-            entries = []
-            for k, p in enumerate(preds):
-                edges = self.cfg.fn.block(p).terminator.targets.count(label)
-                entries += [f"[ {k}, %{_label(p)} ]"] * edges
-            b.emit(f"{from_id} = phi i32 {', '.join(entries)}")
-            self._push(Value(I32, from_id))
+            pushes.append(Value(I32, self._edge_phi(label, preds, lambda k, p: str(k), "from")))
         if label in self.reachable:
             for header in self.exit_counts.get(label, []):
-                self._push(Value(I64, self._count_names(header)[1]))
+                body = self.cfg.loops[header]
+                count = self._count_names(header)[1]
+                if not set(preds) <= body:         # entered from outside the loop too: count 0
+                    count = self._edge_phi(label, preds, lambda k, p: count if p in body else "0",
+                                           "exitcount", I64)
+                pushes.append(Value(I64, count))
+        if label in self.counted:
+            cnt, cnt1, _ = self._count_names(label)
+            b.emit(f"{cnt1} = add i64 {cnt}, 1")
+        for v in pushes:
+            self._push(v)
+        for ins in block.phis:
+            self._store_slots(ins)
         for ins in block.instrs:
             if ins.opcode == "phi" or ins.is_terminator:
                 continue
             self._forward_instr(ins)
+            self._store_slots(ins)
         term = block.terminator
         for v in need:
             self._push(v)
@@ -491,11 +611,37 @@ class ReverseSynthesis:
             b.emit(f'br label %"gl.rev.{label}"')
         else:
             if term.opcode == "ret":
+                for slot in self.cached.values():             # the record the reverse pops first
+                    x = b.fresh("rec")
+                    b.emit(f"{x} = load {slot.type}, ptr {slot.ref}")
+                    self._push(Value(slot.type, x))
                 exits = [e for e in self.exits if e in self.reachable]
                 if len(exits) > 1:
                     self._push(Value(I32, str(exits.index(label))))
             b.emit(primal_text(term))
         return [f"{_label(label)}:", *b.lines]
+
+    def _edge_phi(self, label: str, preds: list[str], value: Callable[[int, str], str], hint: str,
+                  t: Type = I32) -> str:
+        """A phi over label's predecessor edges (one entry per edge) of value(k, pred)."""
+        name = self.b.fresh(hint)
+        entries = []
+        for k, p in enumerate(preds):
+            edges = self.cfg.fn.block(p).terminator.targets.count(label)
+            entries += [f"[ {value(k, p)}, %{_label(p)} ]"] * edges
+        self.b.emit(f"{name} = phi {t} {', '.join(entries)}")
+        return name
+
+    def _store_slots(self, ins: Instr) -> None:
+        """Write the slots of the values ins defines (its result, its shadow) the reverse reads.
+        The reverse blocks, synthesized first, have chosen the slots."""
+        if self._homes is None:
+            self._homes = {}
+            for ref in self.cached:
+                self._homes.setdefault(self.primal_of_shadow.get(ref, ref), []).append(ref)
+        for ref in self._homes.get(ins.name or "", ()):
+            slot = self.cached[ref]
+            self.b.emit(f"store {slot.type} {ref}, ptr {slot.ref}")
 
     def _push(self, v: Value) -> None:
         self.tape_types.add(v.type)
@@ -526,6 +672,14 @@ class ReverseSynthesis:
             result = f"{ins.name} = " if ins.name else ""
             b.emit(f"{result}call {ins.type or 'void'} {callee.aug}({args})")
             return
+        if op == "alloca" and ins.name in self.heap_allocas:
+            shadows.emit_heap_alloca(b, ins, ins.name, zeroed=False)  # type: ignore[arg-type]
+            if ins.name in self.act.shadowed:
+                shadows.emit_heap_alloca(b, ins, self.shadow_ref(ins.name), zeroed=True)  # type: ignore[arg-type]
+            return
+        if op == "call" and ins.callee.startswith("@llvm.lifetime.") and \
+                ins.operands[-1].ref in self.heap_allocas:
+            return                                  # no longer on the stack
         b.emit(primal_text(ins))
         if ins.name in self.act.shadowed and ins.name not in self.shadow_args():
             sh = self.shadow_ref(ins.name)  # type: ignore[arg-type]
@@ -582,16 +736,18 @@ class ReverseSynthesis:
             raise self.fail(ins, f"{what} has no body in the LTO unit and no derivative rule")
 
     # -- reverse -------------------------------------------------------------------------------
-    def _reverse_block(self, block: Block, need: list[Value]) -> list[str]:
+    def _reverse_block(self, block: Block, taped: list[Value], made: list[Value]) -> list[str]:
         b = self.b
         b.lines = []
         label = block.label
         self.env: dict[str, Value] = {}
-        for v in reversed(need):
+        for v in reversed(taped):
             name = b.fresh("tape")
             self.tape_types.add(v.type)
             b.emit(f"{name} = call {v.type} {tape.pop_fn(v.type)}()")
             self.env[v.ref] = Value(v.type, name)
+        for v in made:
+            self._materialize(v, label)
         term = block.terminator
         if term.opcode == "ret" and self.sig.active_return and term.operands:
             self.add_adjoint(term.operands[0], Value(self.fn.ret, '%"gl.dret"'))
@@ -670,6 +826,12 @@ class ReverseSynthesis:
         if op == "call" and ins.callee in ALLOCATORS and ins.name in self.act.shadowed:
             self.b.declarations.setdefault("@free", "declare void @free(ptr)")
             self.b.emit(f"call void @free(ptr {self._sh_value(Value(ins.type, ins.name)).ref})")  # type: ignore[arg-type]
+            return
+        if op == "alloca" and ins.name in self.heap_allocas:
+            self.b.declarations.setdefault("@free", "declare void @free(ptr)")
+            self.b.emit(f"call void @free(ptr {self.val(ins.value).ref})")  # type: ignore[arg-type]
+            if ins.name in self.act.shadowed:
+                self.b.emit(f"call void @free(ptr {self._sh_value(ins.value).ref})")  # type: ignore[arg-type]
             return
         if op == "call" and ins.callee.startswith(("@llvm.memcpy", "@llvm.memmove")):
             self._reverse_memcpy(ins)
@@ -1023,6 +1185,11 @@ def _bits_float(t: Type) -> Type:
     """The float type whose bits an integer of type t carries."""
     from gradlink.ir.types import float_type
     return float_type({64: "double", 32: "float", 16: "half"}.get(t.bits, "double"))
+
+
+def _record_name(slot: str) -> str:
+    """Split functions: the reverse function's name for a slot's value, popped at its entry."""
+    return slot.replace('"gl.slot.', '"gl.rec.')
 
 
 def _label(label: str) -> str:

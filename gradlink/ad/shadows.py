@@ -48,11 +48,7 @@ def emit_shadow(b: Builder, ins: Instr, sh: str, shadow_of: Callable[[Value], st
     elif op == "alloca":
         count = f", {ins.operands[0]}" if ins.operands else ""
         b.emit(f"{sh} = alloca {ins.alloc_type}{count}")
-        size = f"ptrtoint (ptr getelementptr ({ins.alloc_type}, ptr null, i32 1) to i64)"
-        if ins.operands:                               # alloca T, N: N elements
-            n = ins.operands[0]
-            n64 = b.cast("sext", n, I64) if n.type != I64 else n
-            size = b.binop("mul", Value(I64, size), n64).ref
+        size = alloca_size(b, ins)
         _declare(b, "@llvm.memset.p0.i64")
         b.emit(f"call void @llvm.memset.p0.i64(ptr {sh}, i8 0, i64 {size}, i1 false)")
     elif op == "call" and ins.callee in ALLOCATORS:
@@ -64,6 +60,27 @@ def emit_shadow(b: Builder, ins: Instr, sh: str, shadow_of: Callable[[Value], st
     else:
         return False
     return True
+
+
+def alloca_size(b: Builder, ins: Instr) -> str:
+    """The byte size of what an alloca allocates (element size times the count operand)."""
+    size = f"ptrtoint (ptr getelementptr ({ins.alloc_type}, ptr null, i32 1) to i64)"
+    if ins.operands:                               # alloca T, N: N elements
+        n = ins.operands[0]
+        n64 = b.cast("sext", n, I64) if n.type != I64 else n
+        size = b.binop("mul", Value(I64, size), n64).ref
+    return size
+
+
+def emit_heap_alloca(b: Builder, ins: Instr, name: str, zeroed: bool) -> None:
+    """``name``: what the alloca ins allocates, on the heap instead (zeroed for a shadow)."""
+    size = alloca_size(b, ins)
+    if zeroed:
+        _declare(b, "@calloc")
+        b.emit(f"{name} = call ptr @calloc(i64 1, i64 {size})")
+    else:
+        b.declarations.setdefault("@malloc", "declare ptr @malloc(i64)")
+        b.emit(f"{name} = call ptr @malloc(i64 {size})")
 
 
 def emit_realloc_shadow(b: Builder, ins: Instr, sh: str, old_sh: str, used: str,

@@ -1,0 +1,181 @@
+"""Where the reverse sweep gets each primal value it needs: an analysis, emitted by reverse.py.
+
+A reverse block rev.B needs primal values (operands of B's derivative rules, shadow pointers of
+B's loads and stores, call arguments). Each comes from the cheapest of:
+
+DIRECT     the forward value itself: a constant, global or parameter, or (one function holding
+           both sweeps) a value defined once, outside loops, in a block dominating every return.
+INDUCTION  an induction variable ``start + k * step`` of a counted loop around B (one driven by
+           an iteration count), k being the iteration the reverse sweep is in; pointer
+           induction variables ``getelementptr T, start, k * step`` likewise.
+RECOMPUTE  a pure integer, pointer or comparison instruction whose operands are all available
+           without the tape: recomputed at the top of rev.B (address arithmetic mostly).
+SLOT       a stack slot written where the value is defined. Valid when no loop contains both
+           the definition and B: then every definition precedes every execution of B, so the
+           slot still holds the value B used. (Split functions carry their slots from the
+           augmented forward function to the reverse one as one record on the tape.)
+TAPE       pushed at the end of forward B, popped at the top of rev.B, once per execution.
+
+Recomputing rather than caching is what keeps a differentiated loop from pushing a pointer per
+iteration for every array it touches; using the slot is what keeps loop invariants (a hoisted
+``mag(x)``) out of the per-iteration tape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gradlink.analysis.cfg import CFG
+from gradlink.ir.model import Instr, Value
+
+DIRECT, INDUCTION, RECOMPUTE, SLOT, TAPE = "direct", "induction", "recompute", "slot", "tape"
+
+# Instructions that read no memory and have no side effects: recomputable from their operands.
+PURE = frozenset({
+    "getelementptr", "add", "sub", "mul", "shl", "lshr", "ashr", "and", "or", "xor",
+    "zext", "sext", "trunc", "ptrtoint", "inttoptr", "bitcast", "addrspacecast", "freeze",
+    "icmp", "fcmp", "select"})
+SHADOW_PURE = frozenset({"getelementptr", "bitcast", "addrspacecast", "freeze", "select"})
+MAX_RECOMPUTE_DEPTH = 12
+
+
+@dataclass(frozen=True)
+class Induction:
+    """``phi [start, preheader], [next, latch]`` with next = phi + step (or a gep by step)."""
+
+    header: str
+    start: Value
+    step: int
+    elem: str | None = None          # pointer induction: the gep's element type
+
+
+@dataclass(frozen=True)
+class Source:
+    kind: str
+    ins: Instr | None = None         # RECOMPUTE: the instruction to re-emit
+    shadow: bool = False             # RECOMPUTE/INDUCTION: of the shadow of ins's result
+    induction: Induction | None = None
+
+
+class Availability:
+    def __init__(self, cfg: CFG, defs: dict[str, Instr], params: set[str],
+                 counted: dict[str, tuple[str, str]], split: bool,
+                 primal_of_shadow: Callable[[str], str | None],
+                 shadow_ref: Callable[[str], str], shadowed: set[str]) -> None:
+        self.cfg, self.defs, self.params = cfg, defs, params
+        self.counted, self.split = counted, split
+        self.primal_of_shadow, self.shadow_ref, self.shadowed = primal_of_shadow, shadow_ref, shadowed
+        self.exits = [b.label for b in cfg.fn.blocks if b.terminator.opcode == "ret"]
+        self.loops_of: dict[str, frozenset[str]] = {}
+        for b in cfg.fn.blocks:
+            self.loops_of[b.label] = frozenset(h for h, body in cfg.loops.items() if b.label in body)
+        self.inductions = self._inductions()
+        self._memo: dict[tuple[str, frozenset[str]], Source] = {}
+
+    # -- the question --------------------------------------------------------------------------
+    def source(self, ref: str, block: str) -> Source:
+        """How rev.``block`` gets the value ``ref`` (a primal value or a shadow pointer)."""
+        return self._source(ref, self.loops_of.get(block, frozenset()), 0)
+
+    def home(self, ref: str) -> str | None:
+        """The block defining ref (a shadow lives where its primal does); None for parameters,
+        constants and globals."""
+        primal = self.primal_of_shadow(ref) or ref
+        ins = self.defs.get(primal)
+        return ins.block if ins is not None else None
+
+    def is_direct(self, ref: str) -> bool:
+        primal = self.primal_of_shadow(ref) or ref
+        if not primal.startswith("%") or primal in self.params:
+            return True
+        ins = self.defs.get(primal)
+        if ins is None:
+            return not primal.startswith("%")
+        if self.split:                       # the reverse sweep is another function
+            return False
+        blk = ins.block
+        return not self.loops_of.get(blk) and all(self.cfg.dominates(blk, e) for e in self.exits)
+
+    # -- the analysis --------------------------------------------------------------------------
+    def _source(self, ref: str, loops: frozenset[str], depth: int) -> Source:
+        key = (ref, loops)
+        if key in self._memo:
+            return self._memo[key]
+        src = self._decide(ref, loops, depth)
+        self._memo[key] = src
+        return src
+
+    def _decide(self, ref: str, loops: frozenset[str], depth: int) -> Source:
+        if self.is_direct(ref):
+            return Source(DIRECT)
+        primal = self.primal_of_shadow(ref)
+        shadow = primal is not None
+        ins = self.defs.get(primal if shadow else ref)
+        if ins is None:
+            return Source(TAPE)
+        def_loops = self.loops_of.get(ins.block, frozenset())
+        if def_loops <= loops:
+            ind = self.inductions.get(ins.name)  # type: ignore[arg-type]
+            if ind is not None and ind.header in loops and (not shadow or ref == self.shadow_ref(ins.name)) \
+                    and self._available(ind.start.ref if not shadow else self.shadow_ref(ind.start.ref),
+                                        loops, depth + 1):
+                return Source(INDUCTION, ins, shadow, ind)
+            if depth < MAX_RECOMPUTE_DEPTH and self._recomputable(ins, shadow, ref, loops, depth):
+                return Source(RECOMPUTE, ins, shadow)
+        if not def_loops & loops:
+            return Source(SLOT)
+        return Source(TAPE)
+
+    def _available(self, ref: str, loops: frozenset[str], depth: int) -> bool:
+        if not ref.startswith("%"):
+            return True
+        return self._source(ref, loops, depth).kind != TAPE
+
+    def _recomputable(self, ins: Instr, shadow: bool, ref: str, loops: frozenset[str],
+                      depth: int) -> bool:
+        if shadow:
+            if ins.opcode not in SHADOW_PURE or ref != self.shadow_ref(ins.name):  # type: ignore[arg-type]
+                return False
+            ptrs = ins.operands[1:] if ins.opcode == "select" else ins.operands[:1]
+            if any(p.ref not in self.shadowed for p in ptrs):
+                return False
+            rest = ins.operands[:1] if ins.opcode == "select" else ins.operands[1:]
+            return all(self._available(self.shadow_ref(p.ref), loops, depth + 1) for p in ptrs) and \
+                all(self._available(v.ref, loops, depth + 1) for v in rest)
+        if ins.opcode not in PURE:
+            return False
+        return all(self._available(v.ref, loops, depth + 1) for v in ins.operands)
+
+    def _inductions(self) -> dict[str, Induction]:
+        found: dict[str, Induction] = {}
+        for header, (pre, latch) in self.counted.items():
+            for phi in self.cfg.fn.block(header).phis:
+                inc = dict((blk, v) for v, blk in phi.incoming)
+                start, nxt = inc.get(pre), inc.get(latch)
+                step_ins = self.defs.get(nxt.ref) if nxt is not None else None
+                if start is None or step_ins is None or step_ins.block not in self.cfg.loops[header]:
+                    continue
+                ind = _step(phi, start, step_ins, header)
+                if ind is not None:
+                    found[phi.name] = ind  # type: ignore[index]
+        return found
+
+
+def _step(phi: Instr, start: Value, nxt: Instr, header: str) -> Induction | None:
+    ops = nxt.operands
+    if nxt.opcode == "add" and phi.type is not None and phi.type.kind == "int":
+        for a, b in ((0, 1), (1, 0)):
+            if ops[a].ref == phi.name and _int(ops[b].ref) is not None:
+                return Induction(header, start, _int(ops[b].ref))  # type: ignore[arg-type]
+    if nxt.opcode == "getelementptr" and len(ops) == 2 and ops[0].ref == phi.name and \
+            _int(ops[1].ref) is not None and ops[1].type.kind == "int" and ops[1].type.bits == 64:
+        return Induction(header, start, _int(ops[1].ref), str(nxt.alloc_type))  # type: ignore[arg-type]
+    return None
+
+
+def _int(ref: str) -> int | None:
+    try:
+        return int(ref)
+    except ValueError:
+        return None
