@@ -14,6 +14,10 @@ SLOT       a stack slot written where the value is defined. Valid when no loop c
            the definition and B: then every definition precedes every execution of B, so the
            slot still holds the value B used. (Split functions carry their slots from the
            augmented forward function to the reverse one as one record on the tape.)
+LOOP_SLOT  B lies in a loop M that does not contain the definition (which dominates M's
+           header): the value is pushed once where M exits and popped, in the reverse of that
+           exit, into a slot that M's whole reverse reads. Once per run of M instead of once
+           per iteration: the invariants of an inner loop.
 TAPE       pushed at the end of forward B, popped at the top of rev.B, once per execution.
 
 Recomputing rather than caching is what keeps a differentiated loop from pushing a pointer per
@@ -29,7 +33,8 @@ from dataclasses import dataclass
 from gradlink.analysis.cfg import CFG
 from gradlink.ir.model import Instr, Value
 
-DIRECT, INDUCTION, RECOMPUTE, SLOT, TAPE = "direct", "induction", "recompute", "slot", "tape"
+DIRECT, INDUCTION, RECOMPUTE, SLOT, LOOP_SLOT, TAPE = (
+    "direct", "induction", "recompute", "slot", "loop slot", "tape")
 
 # Instructions that read no memory and have no side effects: recomputable from their operands.
 PURE = frozenset({
@@ -56,6 +61,7 @@ class Source:
     ins: Instr | None = None         # RECOMPUTE: the instruction to re-emit
     shadow: bool = False             # RECOMPUTE/INDUCTION: of the shadow of ins's result
     induction: Induction | None = None
+    loop: str | None = None          # LOOP_SLOT: the header of the loop M
 
 
 class Availability:
@@ -125,7 +131,21 @@ class Availability:
                 return Source(RECOMPUTE, ins, shadow)
         if not def_loops & loops:
             return Source(SLOT)
+        outer = self._outermost(loops - def_loops)
+        if def_loops <= loops and outer is not None and self.cfg.dominates(ins.block, outer):
+            return Source(LOOP_SLOT, loop=outer)
         return Source(TAPE)
+
+    def _outermost(self, headers: frozenset[str]) -> str | None:
+        """The loop among headers that contains all the others."""
+        for h in headers:
+            if all(o in self.cfg.loops[h] for o in headers):
+                return h
+        return None
+
+    def loop_exits(self, header: str) -> list[str]:
+        body = self.cfg.loops[header]
+        return sorted({s for blk in body for s in self.cfg.succs.get(blk, []) if s not in body})
 
     def _available(self, ref: str, loops: frozenset[str], depth: int) -> bool:
         if not ref.startswith("%"):

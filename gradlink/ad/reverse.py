@@ -36,6 +36,7 @@ _REDUCE_MINMAX = ("@llvm.vector.reduce.fmax", "@llvm.vector.reduce.fmin",
                   "@llvm.vector.reduce.fmaximum", "@llvm.vector.reduce.fminimum")
 # Loop metadata holds source locations of the original function: invalid in another function.
 _LOOP_MD = re.compile(r",\s*!llvm\.loop !\d+")
+_LOOP_SLOT_MARK = "\0loop slots of "        # placeholder in a reverse block, see _fill_loop_slot_pops
 
 
 def primal_text(ins: Instr) -> str:
@@ -110,6 +111,7 @@ class ReverseSynthesis:
         self.cached: dict[str, Value] = {}           # SLOT values: ref -> value (typed)
         self._homes: dict[str, list[str]] | None = None   # defining name -> its SLOT values
         self.heap_allocas: set[str] = set()          # split: allocas moved to the heap
+        self.loop_slots: dict[str, dict[str, Value]] = {}   # LOOP_SLOT: loop header -> slots
         self.value_types: dict[str, Type] = {p.name: p.type for p in fn.params}
         for ins in fn.instructions():
             if ins.name and ins.type:
@@ -307,6 +309,12 @@ class ReverseSynthesis:
             out = self._induction_value(v, src, label)
         elif src.kind == availability.RECOMPUTE:
             out = self._recompute(v, src, label)
+        elif src.kind == availability.LOOP_SLOT:
+            slots = self.loop_slots.setdefault(src.loop, {})  # type: ignore[arg-type]
+            if v.ref not in slots:
+                slots[v.ref] = Value(v.type, f'%"gl.lslot.{sum(map(len, self.loop_slots.values()))}"')
+            out = Value(v.type, self.b.fresh("ls"))
+            self.b.emit(f"{out.ref} = load {v.type}, ptr {slots[v.ref].ref}")
         else:
             raise AssertionError(f"{v.ref} should have come from the tape")
         self.env[v.ref] = out
@@ -486,7 +494,7 @@ class ReverseSynthesis:
             cases = " ".join(f'i32 {k}, label %"gl.rev.{e}"' for k, e in enumerate(exits) if k)
             entry.append(f'  switch i32 %"gl.exit.id", label %"gl.rev.{exits[0]}" [ {cases} ]')
         rev_text = "\n".join([f"define internal {ret_type or 'void'} {rev_name}({', '.join(rev_params)}) "
-                              f"{self.target_attrs}{{", *entry, *sum(reverse, []), *exit_lines, "}"])
+                              f"{self.target_attrs}{{", *entry, *self._fill_loop_slot_pops(reverse), *exit_lines, "}"])
         decls = self._declarations()
         out_types = [p.type for p in outs]
         return (Derivative(aug_name, aug_text, self.fn.ret, [], self.tape_types, decls),
@@ -506,6 +514,8 @@ class ReverseSynthesis:
         lines = [f"  {self._count_names(h)[2]} = alloca i64" for h in self.counted]
         if not self.split:
             lines += [f"  {slot.ref} = alloca {slot.type}" for slot in self.cached.values()]
+        lines += [f"  {slot.ref} = alloca {slot.type}" for slots in self.loop_slots.values()
+                  for slot in slots.values()]
         for ref, slot in self.adj_slot.items():
             t = self.value_types[ref]
             lines.append(f"  {slot} = alloca {t}")
@@ -528,7 +538,7 @@ class ReverseSynthesis:
         entry.append(f"  br label %{_label(self.fn.blocks[0].label)}")
         header = (f"define internal {ret_type or 'void'} {name}({', '.join(params)}) "
                   f"{self.target_attrs}{{")
-        body = "\n".join([header, *entry, *sum(forward, []), *sum(reverse, []), *exit_lines, "}"])
+        body = "\n".join([header, *entry, *sum(forward, []), *self._fill_loop_slot_pops(reverse), *exit_lines, "}"])
         return Derivative(name, body, ret_type, [p.type for p in outs], self.tape_types,
                           self._declarations(), dict(self.helpers))
 
@@ -592,6 +602,7 @@ class ReverseSynthesis:
                     count = self._edge_phi(label, preds, lambda k, p: count if p in body else "0",
                                            "exitcount", I64)
                 pushes.append(Value(I64, count))
+            pushes += self._loop_slot_pushes(label, preds)
         if label in self.counted:
             cnt, cnt1, _ = self._count_names(label)
             b.emit(f"{cnt1} = add i64 {cnt}, 1")
@@ -620,6 +631,44 @@ class ReverseSynthesis:
                     self._push(Value(I32, str(exits.index(label))))
             b.emit(primal_text(term))
         return [f"{_label(label)}:", *b.lines]
+
+    def _exited_loops(self, label: str) -> list[str]:
+        return [h for h in self.loop_slots if label in self.avail.loop_exits(h)]
+
+    def _loop_slot_pushes(self, label: str, preds: list[str]) -> list[Value]:
+        """At an exit of a loop M: the values M's reverse reads from its loop slots."""
+        out = []
+        for header in self._exited_loops(label):
+            body = self.cfg.loops[header]
+            for ref, slot in self.loop_slots[header].items():
+                val = ref
+                if not set(preds) <= body:           # entered from elsewhere too: no value then
+                    val = self._edge_phi(label, preds, lambda k, p: ref if p in body else "poison",
+                                         "lsv", slot.type)
+                out.append(Value(slot.type, val))
+        return out
+
+    def _loop_slot_pops(self, label: str) -> list[str]:
+        """In the reverse of a loop exit: fill the slots the loop's reverse reads."""
+        lines = []
+        for header in reversed(self._exited_loops(label)):
+            for slot in reversed(self.loop_slots[header].values()):
+                x = self.b.fresh("lsp")
+                self.tape_types.add(slot.type)
+                lines.append(f"  {x} = call {slot.type} {tape.pop_fn(slot.type)}()")
+                lines.append(f"  store {slot.type} {x}, ptr {slot.ref}")
+        return lines
+
+    def _fill_loop_slot_pops(self, blocks: list[list[str]]) -> list[str]:
+        """Replace the reverse blocks' placeholders: the loop slots are known once every
+        reverse block is synthesized."""
+        out = []
+        for line in sum(blocks, []):
+            if line.startswith(_LOOP_SLOT_MARK):
+                out += self._loop_slot_pops(line[len(_LOOP_SLOT_MARK):])
+            else:
+                out.append(line)
+        return out
 
     def _edge_phi(self, label: str, preds: list[str], value: Callable[[int, str], str], hint: str,
                   t: Type = I32) -> str:
@@ -761,6 +810,7 @@ class ReverseSynthesis:
                 phi_adj.append((ins, self.take_adjoint(ins.name, self.adj_type(ins.value))))  # type: ignore[arg-type]
         preds = self.cfg.preds.get(label, [])
         lines = [f'"gl.rev.{label}":']
+        b.lines.append(_LOOP_SLOT_MARK + label)
         for header in reversed(self.exit_counts.get(label, [])):
             count = b.fresh("count")
             self.tape_types.add(I64)
