@@ -1,30 +1,16 @@
 """Shared pieces of the PyTorch rewrites of the case studies (benchmarks/cases/*.c, *.cpp):
-the size-spec argument ("n=2000" instead of a data file), parsed as the C programs do."""
+measure() (timing, finite-difference check, report); spec() (the size-spec argument) is
+sizespec.spec, shared with the JAX rewrites."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 
 import numpy as np
 import torch
 
 from readers import fd_check, median_ms, report
-
-
-def spec(text: str, key: str, default: int, lo: int, hi: int) -> int:
-    for part in text.split(","):
-        k, eq, v = part.partition("=")
-        if k == key and eq:
-            try:
-                val = int(v)
-            except ValueError:
-                val = lo - 1
-            if not lo <= val <= hi:
-                print(f"error: {text}: malformed size spec for {key}", file=sys.stderr)
-                raise SystemExit(1)
-            return val
-    return default
+from sizespec import spec  # noqa: F401  (the torch_* scripts import it from here)
 
 
 def measure(f: Callable[[torch.Tensor], torch.Tensor], x0: np.ndarray, reps: int,
