@@ -9,7 +9,9 @@ INDUCTION  an induction variable ``start + k * step`` of a counted loop around B
            an iteration count), k being the iteration the reverse sweep is in; pointer
            induction variables ``getelementptr T, start, k * step`` likewise.
 RECOMPUTE  a pure integer, pointer or comparison instruction whose operands are all available
-           without the tape: recomputed at the top of rev.B (address arithmetic mostly).
+           without the tape: recomputed at the top of rev.B (address arithmetic mostly). Also a
+           load from memory nothing writes while the derivative runs (see readonly_params),
+           when one function holds both sweeps.
 SLOT       a stack slot written where the value is defined. Valid when no loop contains both
            the definition and B: then every definition precedes every execution of B, so the
            slot still holds the value B used. (Split functions carry their slots from the
@@ -30,17 +32,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gradlink.ad import rules
+from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS
 from gradlink.analysis.cfg import CFG
-from gradlink.ir.model import Instr, Value
+from gradlink.ir.model import Function, Instr, Value
 
 DIRECT, INDUCTION, RECOMPUTE, SLOT, LOOP_SLOT, TAPE = (
     "direct", "induction", "recompute", "slot", "loop slot", "tape")
 
-# Instructions that read no memory and have no side effects: recomputable from their operands.
+# Instructions that read no memory and have no side effects, and cost about as much as a
+# push and a pop or less: recomputable from their operands. (Not divisions, not calls of libm.)
 PURE = frozenset({
     "getelementptr", "add", "sub", "mul", "shl", "lshr", "ashr", "and", "or", "xor",
     "zext", "sext", "trunc", "ptrtoint", "inttoptr", "bitcast", "addrspacecast", "freeze",
-    "icmp", "fcmp", "select"})
+    "icmp", "fcmp", "select", "fadd", "fsub", "fmul", "fneg", "sitofp", "uitofp", "fpext",
+    "fptrunc"})
+PURE_INTRINSICS = ("@llvm.fmuladd.", "@llvm.fma.", "@llvm.fabs.", "@llvm.copysign.",
+                   "@llvm.minnum.", "@llvm.maxnum.", "@llvm.smax.", "@llvm.smin.", "@llvm.umax.",
+                   "@llvm.umin.", "@llvm.abs.")
 SHADOW_PURE = frozenset({"getelementptr", "bitcast", "addrspacecast", "freeze", "select"})
 MAX_RECOMPUTE_DEPTH = 12
 
@@ -68,8 +77,9 @@ class Availability:
     def __init__(self, cfg: CFG, defs: dict[str, Instr], params: set[str],
                  counted: dict[str, tuple[str, str]], split: bool,
                  primal_of_shadow: Callable[[str], str | None],
-                 shadow_ref: Callable[[str], str], shadowed: set[str]) -> None:
-        self.cfg, self.defs, self.params = cfg, defs, params
+                 shadow_ref: Callable[[str], str], shadowed: set[str],
+                 readonly: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+        self.cfg, self.defs, self.params, self.readonly = cfg, defs, params, readonly
         self.counted, self.split = counted, split
         self.primal_of_shadow, self.shadow_ref, self.shadowed = primal_of_shadow, shadow_ref, shadowed
         self.exits = [b.label for b in cfg.fn.blocks if b.terminator.opcode == "ret"]
@@ -154,6 +164,10 @@ class Availability:
 
     def _recomputable(self, ins: Instr, shadow: bool, ref: str, loops: frozenset[str],
                       depth: int) -> bool:
+        if ins.opcode == "load" and not shadow:
+            return not self.split and _plain_load(ins) and \
+                root(ins.operands[0].ref, self.defs) in self.readonly and \
+                self._available(ins.operands[0].ref, loops, depth + 1)
         if shadow:
             if ins.opcode not in SHADOW_PURE or ref != self.shadow_ref(ins.name):  # type: ignore[arg-type]
                 return False
@@ -163,7 +177,7 @@ class Availability:
             rest = ins.operands[:1] if ins.opcode == "select" else ins.operands[1:]
             return all(self._available(self.shadow_ref(p.ref), loops, depth + 1) for p in ptrs) and \
                 all(self._available(v.ref, loops, depth + 1) for v in rest)
-        if ins.opcode not in PURE:
+        if ins.opcode not in PURE and not (ins.opcode == "call" and ins.callee.startswith(PURE_INTRINSICS)):
             return False
         return all(self._available(v.ref, loops, depth + 1) for v in ins.operands)
 
@@ -199,3 +213,85 @@ def _int(ref: str) -> int | None:
         return int(ref)
     except ValueError:
         return None
+
+
+# -- memory nobody writes --------------------------------------------------------------------
+FRESH, UNKNOWN, _CYCLE = "<fresh>", "<unknown>", "<cycle>"
+
+
+def root(ref: str, defs: dict[str, Instr]) -> str:
+    """The object a pointer points into: a parameter or global (its name), memory the function
+    allocates (FRESH), or UNKNOWN (loaded from memory, mixed, computed)."""
+    found = _root(ref, defs, set())
+    return UNKNOWN if found == _CYCLE else found
+
+
+def _root(ref: str, defs: dict[str, Instr], seen: set[str]) -> str:
+    """root(), with the values already visited (reaching one again adds nothing: _CYCLE)."""
+    while ref not in seen:
+        seen.add(ref)
+        ins = defs.get(ref)
+        if ins is None:
+            return ref if ref.startswith(("%", "@")) else UNKNOWN
+        if ins.opcode in ("getelementptr", "bitcast", "addrspacecast") and ins.operands:
+            ref = ins.operands[0].ref
+        elif ins.opcode == "alloca" or (ins.opcode == "call" and ins.callee in ALLOCATORS | REALLOCATORS):
+            return FRESH
+        elif ins.opcode in ("phi", "select"):
+            vals = [v.ref for v, _ in ins.incoming] if ins.opcode == "phi" else \
+                [v.ref for v in ins.operands[1:]]
+            found = {_root(v, defs, seen) for v in vals if v not in seen} - {_CYCLE}
+            return found.pop() if len(found) == 1 else UNKNOWN
+        else:
+            return UNKNOWN
+    return _CYCLE
+
+
+def readonly_params(fn: Function, defs: dict[str, Instr]) -> set[str]:
+    """Pointer parameters whose memory nothing in fn writes: no store, memory intrinsic or
+    call may write anything that may alias them (fresh allocations cannot; another parameter
+    cannot when either is noalias). Calls of functions in the module, or of unknown external
+    ones, may write anything."""
+    written: set[str] = set()
+    for ins in fn.instructions():
+        op = ins.opcode
+        if op in ("store", "atomicrmw", "cmpxchg"):
+            written.add(root(ins.operands[1 if op == "store" else 0].ref, defs))
+        elif op == "call" or op == "invoke":
+            callee = ins.callee
+            if callee.startswith("@llvm.") and callee.strip('"').startswith(_HARMLESS_INTRINSICS):
+                continue
+            if callee.startswith(("@llvm.memcpy", "@llvm.memmove", "@llvm.memset")):
+                written.add(root(ins.operands[0].ref, defs))
+                continue
+            known = rules.rule_for_call(callee) is not None or rules.is_inactive_call(callee) or \
+                callee in ALLOCATORS | REALLOCATORS | DEALLOCATORS or callee in _LIBM_NO_RULE
+            if not known:
+                return set()
+            written.update(root(v.ref, defs) for v in ins.operands if v.type.is_ptr)
+    written.discard(FRESH)
+    out = set()
+    for p in fn.params:
+        if not p.type.is_ptr:
+            continue
+        noalias = "noalias" in p.attrs
+        if p.name in written or UNKNOWN in written:
+            continue
+        if not noalias and any(w.startswith(("%", "@")) and not _noalias(fn, w) for w in written):
+            continue
+        out.add(p.name)
+    return out
+
+
+# libm functions without a derivative rule (called on inactive values): they write no user memory
+_LIBM_NO_RULE = {"@lgamma", "@lgammaf", "@tgamma", "@tgammaf", "@j0", "@j1", "@y0", "@y1"}
+_HARMLESS_INTRINSICS = ("@llvm.lifetime.", "@llvm.dbg.", "@llvm.assume", "@llvm.experimental.noalias",
+                        "@llvm.invariant.", "@llvm.prefetch", "@llvm.expect")
+
+
+def _noalias(fn: Function, name: str) -> bool:
+    return any(p.name == name and "noalias" in p.attrs for p in fn.params)
+
+
+def _plain_load(ins: Instr) -> bool:
+    return not any(w in ins.text.split("load", 1)[1][:12] for w in ("volatile", "atomic"))

@@ -107,7 +107,8 @@ class ReverseSynthesis:
         self.counted, self.exit_counts = self._counted_loops()
         self.avail = availability.Availability(
             cfg, self.defs, {p.name for p in fn.params}, self.counted, split,
-            self.primal_of_shadow.get, self.shadow_ref, act.shadowed)
+            self.primal_of_shadow.get, self.shadow_ref, act.shadowed,
+            set() if split else availability.readonly_params(fn, self.defs))
         self.cached: dict[str, Value] = {}           # SLOT values: ref -> value (typed)
         self._homes: dict[str, list[str]] | None = None   # defining name -> its SLOT values
         self.heap_allocas: set[str] = set()          # split: allocas moved to the heap
