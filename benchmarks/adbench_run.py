@@ -50,6 +50,9 @@ OBJECTIVES: dict[str, tuple[str, list[tuple[str, str, list[str]]]]] = {
 }
 
 
+# One thread for the frameworks, as the C programs use: with its default thread pool PyTorch's
+# times swing by 10-100x on a loaded 2-core machine.
+FRAMEWORK_ENV = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 RATIO_TARGETS = ("GMM", "LSTM", "case normalize", "case rk4")
 
 # case study -> (source in benchmarks/cases, full size spec, quick size spec, why the
@@ -128,7 +131,7 @@ def frameworks(objective: str, data: Path | str, reps: int,
         if not script.exists() or importlib.util.find_spec(module) is None:
             continue
         p = subprocess.run([sys.executable, str(script), str(data), str(reps), *args],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, env=FRAMEWORK_ENV)
         if p.returncode:
             raise SystemExit(f"{script.name} {Path(str(data)).name} failed ({p.returncode}):\n{p.stderr}")
         results[tool] = parse_values(p.stdout)
@@ -209,6 +212,8 @@ def write_results(rows: list[Row], out: Path, quick: bool, elapsed: float) -> No
             lines.append(f"- {r.objective} {r.size}: {pt / g:.3g}x "
                          f"({'met' if pt / g >= 10 else 'MISSED'})")
     lines.append("")
+    lines.append("PyTorch runs eagerly with one thread (OMP_NUM_THREADS=1), as the C programs do; "
+                 "JAX runs jit-compiled (compile time excluded).")
     lines.append("FD ms is one full central-difference gradient: measured on the checked entries and "
                  "scaled to all parameters when only a sample is checked. PyTorch/JAX columns are n/a "
                  "where the framework or its implementation of the objective is not installed.")

@@ -75,6 +75,7 @@ PROGRAMS: dict[str, Prog] = {
     "fastmath_dot": P("fastmath_dot", cflags=("-ffast-math",), min_checks=38),
     # control flow
     "branch_relu3": P("branch_relu3", min_checks=20),
+    "sqrt_zero_branch": P("sqrt_zero_branch", min_checks=6),
     "select": P("select", min_checks=11),
     "switch_mode": P("switch_mode", min_checks=2),
     "loop_const": P("loop_const", min_checks=6),

@@ -73,7 +73,9 @@ RULES: list[Rule] = [
     _m("pow", ["y * pow(x, y - 1)", "r * log(x)"]),
     # integer second operand: the synthesis binds n = (float) operand, k = operand - 1
     Rule("powi", ("n * powi(x, k)", None), intrinsic="powi"),
-    _m("sqrt", ["0.5 / r"]),
+    # zero at 0, where it is infinite: a zero adjoint (a branch not taken, as in a rotation
+    # that is the identity below some angle) must not become 0 * inf = NaN
+    _m("sqrt", ["ifle(r, 0, 0, 0.5 / r)"]),
     _m("cbrt", ["r / (3 * x)"], intrinsic=False),
     _m("hypot", ["x / r", "y / r"], intrinsic=False),
     _m("fabs", ["copysign(1, x)"]),
