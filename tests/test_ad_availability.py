@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gradlink.ad import availability
+from gradlink.ad import api, availability
 from gradlink.analysis import cfg
 from gradlink.ir.parse import function_texts, parse_function
 from toolchain import compile_c, link, sh
@@ -45,6 +45,17 @@ double nested(const double *restrict x, double *scratch, int n) {
   return s;
 }
 
+/* normalization: mag only reads (LLVM infers memory(read)), so in[] is unchanged while the
+   derivative runs, in normalize and, told so by its caller, in mag's split derivative */
+__attribute__((noinline)) static double mag(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++) s += x[i] * x[i];
+  return sqrt(s);
+}
+void normalize(double *restrict out, const double *restrict in, int n) {
+  for (int i = 0; i < n; i++) out[i] = in[i] / mag(in, n);
+}
+
 /* a recursive function whose locals the reverse of the recursive calls reads */
 __attribute__((noinline)) static void tree(const double *p, int depth, double *h) {
   if (depth == 0) { h[0] = p[0]; h[1] = p[1]; return; }
@@ -75,6 +86,10 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 16; i++) p[i] = 0.1 * (i % 5) - 0.2;
   __enzyme_autodiff((void *)tree_loss, enzyme_dup, p, dp, enzyme_const, 3);
   for (int i = 0; i < 16; i++) printf("%.17g\n", dp[i]);
+  double *out = malloc(sizeof(double) * n), *dout = malloc(sizeof(double) * n);
+  for (int i = 0; i < n; i++) { dx[i] = 0; dout[i] = 1.0 - 0.3 * i; }
+  __enzyme_autodiff((void *)normalize, enzyme_dup, out, dout, enzyme_dup, x, dx, enzyme_const, n);
+  for (int i = 0; i < n; i++) printf("%.17g\n", dx[i]);
   return 0;
 }
 """
@@ -141,6 +156,28 @@ def test_gradients_are_exact(built: tuple[Path, Path]) -> None:
     for k in range(n):
         want = math.cos(x[k]) * c + big_s * 2 * x[k]
         assert math.isclose(out[2 * n + k], want, rel_tol=1e-12, abs_tol=1e-13)
+
+
+def test_unchanged_inputs_are_reloaded_across_calls(built: tuple[Path, Path]) -> None:
+    for prefix in ("gl.diffe.normalize", "gl.aug.mag"):
+        fn, graph = _derivative(built[1], prefix)
+        assert graph.loops and _pushes_in_loops(fn, graph) == {}, prefix
+    n = 7
+    x = [0.3 + 0.1 * i for i in range(n)]
+    w = [1.0 - 0.3 * i for i in range(n)]
+    m = math.sqrt(sum(v * v for v in x))
+    s = sum(a * b for a, b in zip(w, x))
+    got = _outputs(built[0])[3 * n + 16:]
+    for j in range(n):       # d/dx_j sum_i w_i x_i / m = w_j / m - s x_j / m^3
+        assert math.isclose(got[j], w[j] / m - s * x[j] / m ** 3, rel_tol=1e-12, abs_tol=1e-14)
+
+
+def test_memory_attributes_give_the_parameters_written() -> None:
+    fn = parse_function("define void @g(ptr readonly %a, ptr %b, i32 %n) {\nentry:\n  ret void\n}")
+    assert api.memory_written_params("read", fn) == set()
+    assert api.memory_written_params("argmem: readwrite", fn) == {1}
+    assert api.memory_written_params("readwrite, inaccessiblemem: none", fn) is None
+    assert api.memory_written_params("read, argmem: readwrite, inaccessiblemem: write", fn) == {1}
 
 
 def _tree_loss(p: list[float], depth: int = 3) -> float:

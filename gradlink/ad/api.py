@@ -309,7 +309,8 @@ class Differentiator:
             name = f'@"gl.diffe.{target.lstrip("@").strip(chr(34))}.{sig.key()}"'
             synth = ReverseSynthesis(fn, sig, graph, act, self.locations.where,
                                      self._target_attrs(fn), callees=self.callee_pair,
-                                     structs=self.structs, metadata=self.metadata)
+                                     structs=self.structs, metadata=self.metadata,
+                                     writes=self.writes)
             self.derivatives[key] = synth.run(name)
         return self.derivatives[key]
 
@@ -351,9 +352,22 @@ class Differentiator:
                                sig.active_return, typeinfo.TypeAnalysis(fn, self.structs))
         synth = ReverseSynthesis(fn, sig, graph, act, self.locations.where,
                                  self._target_attrs(fn), callees=self.callee_pair, split=True,
-                                 structs=self.structs, metadata=self.metadata)
+                                 structs=self.structs, metadata=self.metadata, writes=self.writes)
         self.split_functions.extend(synth.run_split(pair.aug, pair.rev))
         return pair
+
+    def writes(self, callee: str) -> set[int] | None:
+        """The parameters a function of the module may write through, from LLVM's attribute
+        inference: none for ``memory(read)``; for ``memory(argmem: readwrite)`` those not
+        marked readonly/readnone; None (anything) otherwise, or for registered derivatives."""
+        if callee not in self.fns or callee in self.registry.gradients:
+            return None
+        fn = self.function(callee)
+        for group in re.findall(r"#\d+", fn.attrs):
+            m = re.search(r"\bmemory\(([^)]*)\)", self.attr_groups.get(group, ""))
+            if m:
+                return memory_written_params(m.group(1), fn)
+        return None
 
     def _target_attrs(self, fn: Function) -> str:
         """Target attributes (and the personality, for bodies with landing pads) of fn."""
@@ -681,3 +695,22 @@ def _convert(v: Value, outs: list[Type], want: Type, result: str, call: Instr) -
     raise ADError(f"__enzyme_autodiff returns {len(outs)} adjoint(s) of type(s) "
                   f"{', '.join(map(str, outs)) or 'none'}, but the call is declared to return "
                   f"{want}\n>>> instruction: {call.text}")
+
+
+def memory_written_params(spec: str, fn: Function) -> set[int] | None:
+    """From the contents of a ``memory(...)`` attribute: which parameters fn may write through
+    (inaccessible memory and errno aside), or None when it may write other memory too."""
+    default = "none"                 # memory(argmem: readwrite): the rest is not accessed
+    access = {}
+    for item in (x.strip() for x in spec.split(",")):
+        loc, colon, acc = item.partition(":")
+        if colon:
+            access[loc.strip()] = acc.strip()
+        else:
+            default = item
+    if access.get("other", default) not in ("none", "read"):
+        return None
+    if access.get("argmem", default) in ("none", "read"):
+        return set()
+    return {i for i, p in enumerate(fn.params) if p.type.is_ptr and
+            not re.search(r"\b(readonly|readnone)\b", p.attrs)}

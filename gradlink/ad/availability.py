@@ -165,7 +165,7 @@ class Availability:
     def _recomputable(self, ins: Instr, shadow: bool, ref: str, loops: frozenset[str],
                       depth: int) -> bool:
         if ins.opcode == "load" and not shadow:
-            return not self.split and _plain_load(ins) and \
+            return _plain_load(ins) and \
                 root(ins.operands[0].ref, self.defs) in self.readonly and \
                 self._available(ins.operands[0].ref, loops, depth + 1)
         if shadow:
@@ -247,11 +247,13 @@ def _root(ref: str, defs: dict[str, Instr], seen: set[str]) -> str:
     return _CYCLE
 
 
-def readonly_params(fn: Function, defs: dict[str, Instr]) -> set[str]:
+def readonly_params(fn: Function, defs: dict[str, Instr],
+                    writes: Callable[[str], set[int] | None] | None = None) -> set[str]:
     """Pointer parameters whose memory nothing in fn writes: no store, memory intrinsic or
     call may write anything that may alias them (fresh allocations cannot; another parameter
-    cannot when either is noalias). Calls of functions in the module, or of unknown external
-    ones, may write anything."""
+    cannot when either is noalias). A call of a function in the module writes through the
+    arguments ``writes(callee)`` lists (from LLVM's inferred memory and parameter attributes),
+    or anything when it says None; unknown external functions may write anything."""
     written: set[str] = set()
     for ins in fn.instructions():
         op = ins.opcode
@@ -263,6 +265,11 @@ def readonly_params(fn: Function, defs: dict[str, Instr]) -> set[str]:
                 continue
             if callee.startswith(("@llvm.memcpy", "@llvm.memmove", "@llvm.memset")):
                 written.add(root(ins.operands[0].ref, defs))
+                continue
+            through = writes(callee) if writes is not None else None
+            if through is not None:
+                written.update(root(ins.operands[i].ref, defs) for i in through
+                               if i < len(ins.operands) and ins.operands[i].type.is_ptr)
                 continue
             known = rules.rule_for_call(callee) is not None or rules.is_inactive_call(callee) or \
                 callee in ALLOCATORS | REALLOCATORS | DEALLOCATORS or callee in _LIBM_NO_RULE

@@ -50,11 +50,15 @@ class Signature:
     args: list[str]
     active_return: bool
     width: int = 1                     # forward mode: tangents per value (enzyme_width)
+    # reverse mode: pointer parameters whose memory nothing writes while the derivative runs
+    # (the caller knows), so the callee's reverse may reload from it instead of caching
+    unchanged: frozenset[int] = frozenset()
 
     def key(self) -> str:
         code = {"const": "c", "dup": "d", "dupnoneed": "n", "out": "o"}
         return "".join(code[a] for a in self.args) + ("_r" if self.active_return else "") + (
-            f"_w{self.width}" if self.width != 1 else "")
+            f"_w{self.width}" if self.width != 1 else "") + (
+            "_u" + "_".join(map(str, sorted(self.unchanged))) if self.unchanged else "")
 
 
 @dataclass
@@ -85,7 +89,8 @@ class ReverseSynthesis:
                  where: Callable[[str | None], str | None], target_attrs: str,
                  callees: Callable[[str, Signature], CalleeDerivative | None] | None = None,
                  split: bool = False, structs: dict[str, Type] | None = None,
-                 metadata: dict[str, str] | None = None) -> None:
+                 metadata: dict[str, str] | None = None,
+                 writes: Callable[[str], set[int] | None] | None = None) -> None:
         self.fn, self.sig, self.cfg, self.act = fn, sig, cfg, act
         self.callees = callees or (lambda name, sig: None)
         self.split = split
@@ -108,7 +113,7 @@ class ReverseSynthesis:
         self.avail = availability.Availability(
             cfg, self.defs, {p.name for p in fn.params}, self.counted, split,
             self.primal_of_shadow.get, self.shadow_ref, act.shadowed,
-            set() if split else availability.readonly_params(fn, self.defs))
+            self._unchanged_roots(writes))
         self.cached: dict[str, Value] = {}           # SLOT values: ref -> value (typed)
         self._homes: dict[str, list[str]] | None = None   # defining name -> its SLOT values
         self.heap_allocas: set[str] = set()          # split: allocas moved to the heap
@@ -119,6 +124,15 @@ class ReverseSynthesis:
                 self.value_types[ins.name] = ins.type
                 if ins.type.kind == "int" and ins.name in act.varied:
                     self.value_types[ins.name] = _bits_float(ins.type)
+
+    def _unchanged_roots(self, writes: Callable[[str], set[int] | None] | None) -> set[str]:
+        """Pointer parameters whose memory nothing writes while the derivative runs: nothing in
+        this function, and (split functions, whose reverse runs later) nothing in the callers,
+        which say so in the signature."""
+        mine = availability.readonly_params(self.fn, self.defs, writes)
+        if self.split:
+            mine &= {self.fn.params[i].name for i in self.sig.unchanged if i < len(self.fn.params)}
+        return mine
 
     def _counted_loops(self) -> tuple[dict[str, tuple[str, str]], dict[str, list[str]]]:
         """Loops whose reverse is driven by an iteration count instead of a predecessor id per
@@ -381,7 +395,9 @@ class ReverseSynthesis:
                 kinds.append("dup")
             else:
                 kinds.append("const")
-        return Signature(kinds, self.active(ins.name))   # struct results too (has_float)
+        unchanged = frozenset(i for i, v in enumerate(ins.operands) if v.type.is_ptr and
+                              availability.root(v.ref, self.defs) in self.avail.readonly)
+        return Signature(kinds, self.active(ins.name), unchanged=unchanged)  # struct results too
 
     def _callee(self, ins: Instr) -> CalleeDerivative | None:
         """The derivative pair for a call of a function defined in the module, when the call
