@@ -236,3 +236,14 @@ def test_unknown_calls_make_nothing_read_only() -> None:
     text = READONLY_IR.replace("  call void @free(ptr %buf)\n", "  call void @mystery()\n")
     fn = parse_function(text)
     assert availability.readonly_params(fn, fn.definitions()) == set()
+
+
+def test_adjoint_sums_may_be_reassociated(built: tuple[Path, Path]) -> None:
+    """Sums of adjoint contributions carry reassoc/contract (their order is the synthesis's
+    choice), the primal's arithmetic keeps its own flags."""
+    fn, _ = _derivative(built[1], "gl.diffe.nested")
+    sums = [i for i in fn.instructions() if i.opcode == "fadd" and i.name and "gl." in i.name]
+    primal = [i for i in fn.instructions() if i.opcode == "fadd" and i.name and "gl." not in i.name]
+    assert sums and all("reassoc" in i.flags and "contract" in i.flags for i in sums
+                        if ".fadd." in i.name)
+    assert primal and not any("reassoc" in i.flags for i in primal)

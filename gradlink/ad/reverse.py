@@ -36,6 +36,10 @@ _REDUCE_MINMAX = ("@llvm.vector.reduce.fmax", "@llvm.vector.reduce.fmin",
                   "@llvm.vector.reduce.fmaximum", "@llvm.vector.reduce.fminimum")
 # Loop metadata holds source locations of the original function: invalid in another function.
 _LOOP_MD = re.compile(r",\s*!llvm\.loop !\d+")
+# Sums of adjoint contributions may be reassociated (and contracted into fmas): their order is
+# the synthesis's choice, not the program's; it lets the optimizer vectorize the reductions a
+# reverse loop turns reads of one value into.
+ACCUMULATE = "reassoc contract"
 _LOOP_SLOT_MARK = "\0loop slots of "        # placeholder in a reverse block, see _fill_loop_slot_pops
 
 
@@ -191,7 +195,7 @@ class ReverseSynthesis:
         """a + c; for aggregates (small structs returned by value) field by field."""
         t = a.type
         if t.is_float:
-            return self.b.binop("fadd", a, c)
+            return self.b.binop("fadd", a, c, ACCUMULATE)
         acc = a
         for path, leaf in _float_leaves(t, self.structs):
             idx = ", ".join(map(str, path))
@@ -923,7 +927,7 @@ class ReverseSynthesis:
             align = _align(ins.text)
             old = self.b.fresh("m")
             self.b.emit(f"{old} = load {t}, ptr {sh.ref}{align}")
-            new = self.b.binop("fadd", Value(t, old), g)
+            new = self.b.binop("fadd", Value(t, old), g, ACCUMULATE)
             self.b.emit(f"store {t} {new.ref}, ptr {sh.ref}{align}")
         elif op == "bitcast":
             self.add_adjoint(ins.operands[0], g)
