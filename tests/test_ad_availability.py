@@ -243,7 +243,8 @@ def test_adjoint_sums_may_be_reassociated(built: tuple[Path, Path]) -> None:
     choice), the primal's arithmetic keeps its own flags."""
     fn, _ = _derivative(built[1], "gl.diffe.nested")
     sums = [i for i in fn.instructions() if i.opcode == "fadd" and i.name and "gl." in i.name]
-    primal = [i for i in fn.instructions() if i.opcode == "fadd" and i.name and "gl." not in i.name]
+    primal = [i for i in fn.instructions()
+              if i.opcode in ("fadd", "fmul") and i.name and "gl." not in i.name]
     assert sums and all("reassoc" in i.flags and "contract" in i.flags for i in sums
                         if ".fadd." in i.name)
     assert primal and not any("reassoc" in i.flags for i in primal)
