@@ -241,7 +241,7 @@ def test_unknown_calls_make_nothing_read_only() -> None:
 def test_adjoint_sums_may_be_reassociated(built: tuple[Path, Path]) -> None:
     """Sums of adjoint contributions carry reassoc/contract (their order is the synthesis's
     choice), the primal's arithmetic keeps its own flags."""
-    fn, _ = _derivative(built[1], "gl.diffe.nested")
+    fn, _ = _derivative(built[1], "gl.diffe.weighted")
     sums = [i for i in fn.instructions() if i.opcode == "fadd" and i.name and "gl." in i.name]
     primal = [i for i in fn.instructions()
               if i.opcode in ("fadd", "fmul") and i.name and "gl." not in i.name]
