@@ -13,15 +13,25 @@ import re
 
 from gradlink.ir.types import Type, size_of
 
-RUNTIME = r'''
+# Type-based alias metadata of the tape's own memory: its bookkeeping (base, top, capacity)
+# and the bytes pushed on it are different types of one TBAA root, so the optimizer knows a
+# pushed value does not overwrite the stack top: consecutive pushes share one load of the top
+# and of the base instead of reloading them after every store.
+_ROOT = '!{!"gradlink tape"}'
+_META_TYPE = f'!{{!"gl.tape.meta", {_ROOT}, i64 0}}'
+_DATA_TYPE = f'!{{!"gl.tape.data", {_ROOT}, i64 0}}'
+META = f", !tbaa !{{{_META_TYPE}, {_META_TYPE}, i64 0}}"
+DATA = f", !tbaa !{{{_DATA_TYPE}, {_DATA_TYPE}, i64 0}}"
+
+RUNTIME = '''
 @"gl.tape.base" = internal thread_local global ptr null
 @"gl.tape.top" = internal thread_local global i64 0
 @"gl.tape.cap" = internal thread_local global i64 0
 
 define internal ptr @"gl.tape.reserve"(i64 %n) {
 entry:
-  %top = load i64, ptr @"gl.tape.top"
-  %cap = load i64, ptr @"gl.tape.cap"
+  %top = load i64, ptr @"gl.tape.top"@META@
+  %cap = load i64, ptr @"gl.tape.cap"@META@
   %end = add i64 %top, %n
   %full = icmp ugt i64 %end, %cap
   br i1 %full, label %grow, label %ok, !prof !{!"branch_weights", i32 1, i32 1000}
@@ -29,7 +39,7 @@ grow:
   %twice = shl i64 %cap, 1
   %big = call i64 @llvm.umax.i64(i64 %twice, i64 %end)
   %want = call i64 @llvm.umax.i64(i64 %big, i64 65536)
-  %old = load ptr, ptr @"gl.tape.base"
+  %old = load ptr, ptr @"gl.tape.base"@META@
   %new = call ptr @realloc(ptr %old, i64 %want)
   %failed = icmp eq ptr %new, null
   br i1 %failed, label %oom, label %grown
@@ -37,26 +47,28 @@ oom:
   call void @abort()
   unreachable
 grown:
-  store ptr %new, ptr @"gl.tape.base"
-  store i64 %want, ptr @"gl.tape.cap"
+  store ptr %new, ptr @"gl.tape.base"@META@
+  store i64 %want, ptr @"gl.tape.cap"@META@
   br label %ok
 ok:
-  %base = load ptr, ptr @"gl.tape.base"
+  %base = load ptr, ptr @"gl.tape.base"@META@
   %slot = getelementptr i8, ptr %base, i64 %top
-  store i64 %end, ptr @"gl.tape.top"
+  store i64 %end, ptr @"gl.tape.top"@META@
   ret ptr %slot
 }
 
 define internal ptr @"gl.tape.release"(i64 %n) alwaysinline {
 entry:
-  %top = load i64, ptr @"gl.tape.top"
+  %top = load i64, ptr @"gl.tape.top"@META@
   %new = sub i64 %top, %n
-  store i64 %new, ptr @"gl.tape.top"
-  %base = load ptr, ptr @"gl.tape.base"
+  store i64 %new, ptr @"gl.tape.top"@META@
+  %base = load ptr, ptr @"gl.tape.base"@META@
   %slot = getelementptr i8, ptr %base, i64 %new
   ret ptr %slot
 }
 '''
+
+RUNTIME = RUNTIME.replace("@META@", META)
 
 RUNTIME_DECLS = {
     "@realloc": "declare ptr @realloc(ptr, i64)",
@@ -104,14 +116,14 @@ def accessors(t: Type, tangent: bool = False) -> str:
 define internal void {push}({t} %v) alwaysinline {{
 entry:
   %slot = call ptr @"{prefix}.reserve"(i64 {n})
-  store {t} %v, ptr %slot, align 1
+  store {t} %v, ptr %slot, align 1{DATA}
   ret void
 }}
 
 define internal {t} {pop}() alwaysinline {{
 entry:
   %slot = call ptr @"{prefix}.release"(i64 {n})
-  %v = load {t}, ptr %slot, align 1
+  %v = load {t}, ptr %slot, align 1{DATA}
   ret {t} %v
 }}
 '''
