@@ -248,3 +248,53 @@ def test_adjoint_sums_may_be_reassociated(built: tuple[Path, Path]) -> None:
     assert sums and all("reassoc" in i.flags and "contract" in i.flags for i in sums
                         if ".fadd." in i.name)
     assert primal and not any("reassoc" in i.flags for i in primal)
+
+
+LOOPS = r"""
+#include <stdio.h>
+extern int enzyme_dup, enzyme_const;
+void __enzyme_autodiff(void *, ...);
+/* loops of every shape whose trip count the reverse sweep computes from start and bound */
+double shapes(const double *x, int n, unsigned un, long lo) {
+  double s = 0;
+  for (int i = 0; i < n; i++) s += x[i] * x[i];                  /* slt, step 1 */
+  for (int i = n - 1; i >= 0; i--) s += 2 * x[i] * x[n - 1 - i];   /* sgt/sge, step -1 */
+  for (int i = 1; i <= n / 2; i++) s += x[i] * i;                 /* sle */
+  for (unsigned i = 0; i < un; i++) s += x[i] * x[i] * x[i];     /* ult */
+  for (long i = lo; i != n; i++) s += 0.5 * x[i] * x[i];         /* ne */
+  return s;
+}
+int main(void) {
+  double x[9] = {0.5, -1.0, 2.0, 0.25, 1.5, -0.75, 3.0, 1.25, -2.0}, dx[9] = {0};
+  __enzyme_autodiff((void *)shapes, enzyme_dup, x, dx, enzyme_const, 9, enzyme_const, 4u,
+                    enzyme_const, 2L);
+  for (int i = 0; i < 9; i++) printf("%.17g\n", dx[i]);
+  return 0;
+}
+"""
+
+
+def test_trip_counts_are_computed_not_taped(tmp_path: Path) -> None:
+    src = tmp_path / "loops.c"
+    src.write_text(LOOPS)
+    obj = compile_c(src, tmp_path / "loops.o", *UNOPTIMIZED)
+    temps = tmp_path / "temps"
+    link([obj], tmp_path / "loops", f"-Wl,--gradlink-save-temps={temps}").check()
+    fn, graph = _derivative(temps, "gl.diffe.shapes")
+    assert len(graph.loops) >= 5
+    counts = [i for i in fn.instructions() if i.opcode == "call" and "gl.push.i64" in i.callee]
+    assert counts == [], [i.text for i in counts]
+    x = [0.5, -1.0, 2.0, 0.25, 1.5, -0.75, 3.0, 1.25, -2.0]
+    n = 9
+    want = [2 * v for v in x]
+    for i in range(n):
+        want[i] += 2 * x[n - 1 - i] + 2 * x[n - 1 - i]   # d/dx of 2 x_i x_{n-1-i}, both ends
+    for i in range(1, n // 2 + 1):
+        want[i] += i
+    for i in range(4):
+        want[i] += 3 * x[i] * x[i]
+    for i in range(2, n):
+        want[i] += x[i]
+    got = [float(v) for v in sh([tmp_path / "loops"]).check().stdout.split()]
+    for g, w in zip(got, want):
+        assert math.isclose(g, w, rel_tol=1e-13, abs_tol=1e-14)

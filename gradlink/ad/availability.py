@@ -196,6 +196,57 @@ class Availability:
         return found
 
 
+@dataclass(frozen=True)
+class TripCount:
+    """A counted loop whose only exit test is ``icmp pred (iv + step), bound`` (or of iv) in its
+    latch, continuing while true: its iteration count is a formula of start and bound, which the
+    reverse sweep computes instead of popping."""
+
+    start: Value
+    bound: Value
+    pred: str                        # slt sle ult ule (step 1), sgt sge ugt uge (step -1), ne
+    step: int
+    on_phi: bool = False             # the test reads the induction variable, not its next value
+
+
+_INVERSE = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sgt": "sle", "sle": "sgt",
+            "ult": "uge", "uge": "ult", "ugt": "ule", "ule": "ugt"}
+_SWAPPED = {"eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle",
+            "ult": "ugt", "ugt": "ult", "ule": "uge", "uge": "ule"}
+_UP, _DOWN = ("slt", "sle", "ult", "ule", "ne"), ("sgt", "sge", "ugt", "uge", "ne")
+
+
+def trip_count(cfg: CFG, defs: dict[str, Instr], header: str, latch: str,
+               induction: dict[str, Induction]) -> TripCount | None:
+    body = cfg.loops[header]
+    exiting = {b for b in body for s in cfg.succs.get(b, []) if s not in body}
+    term = cfg.fn.block(latch).terminator
+    if exiting != {latch} or term.opcode != "br" or len(term.targets) != 2 or not term.operands:
+        return None
+    cmp = defs.get(term.operands[0].ref)
+    if cmp is None or cmp.opcode != "icmp" or cmp.block not in body:
+        return None
+    pred = cmp.pred if term.targets[0] == header else _INVERSE.get(cmp.pred, "")
+    a, b = cmp.operands
+    nxt_ins = defs.get(a.ref)
+    if nxt_ins is None or nxt_ins.block not in body:     # the test is written bound <op> next
+        a, b, pred = b, a, _SWAPPED.get(pred, "")
+        nxt_ins = defs.get(a.ref)
+    bound_ins = defs.get(b.ref)
+    if nxt_ins is None or (bound_ins is not None and bound_ins.block in body):
+        return None
+    for phi_name, ind in induction.items():
+        if ind.header != header or ind.elem is not None or abs(ind.step) != 1:
+            continue
+        phi = defs[phi_name]
+        latch_value = next((v.ref for v, blk in phi.incoming if blk == latch), None)
+        if nxt_ins.name not in (latch_value, phi_name):
+            continue
+        if pred in (_UP if ind.step == 1 else _DOWN):
+            return TripCount(ind.start, b, pred, ind.step, on_phi=nxt_ins.name == phi_name)
+    return None
+
+
 def _step(phi: Instr, start: Value, nxt: Instr, header: str) -> Induction | None:
     ops = nxt.operands
     if nxt.opcode == "add" and phi.type is not None and phi.type.kind == "int":

@@ -29,7 +29,7 @@ from gradlink.analysis.typeinfo import TypeAnalysis
 from gradlink.analysis.cfg import CFG
 from gradlink.ir.model import Block, Function, Instr, Value
 from gradlink.ir.printer import print_instruction
-from gradlink.ir.types import I32, I64, Type
+from gradlink.ir.types import I1, I32, I64, Type
 
 _ALIGN = re.compile(r",\s*align (\d+)")
 _REDUCE_MINMAX = ("@llvm.vector.reduce.fmax", "@llvm.vector.reduce.fmin",
@@ -118,6 +118,10 @@ class ReverseSynthesis:
             cfg, self.defs, {p.name for p in fn.params}, self.counted, split,
             self.primal_of_shadow.get, self.shadow_ref, act.shadowed,
             self._unchanged_roots(writes))
+        self.trips = {h: tc for h, (_, latch) in self.counted.items()
+                      if (tc := availability.trip_count(cfg, self.defs, h, latch,
+                                                        self.avail.inductions)) is not None}
+        self.computed_counts: set[tuple[str, str]] = set()   # (exit, header): not on the tape
         self.cached: dict[str, Value] = {}           # SLOT values: ref -> value (typed)
         self._homes: dict[str, list[str]] | None = None   # defining name -> its SLOT values
         self.heap_allocas: set[str] = set()          # split: allocas moved to the heap
@@ -284,6 +288,13 @@ class ReverseSynthesis:
                 if name in self.act.shadowed:
                     extra.append(Value(ins.type, self.shadow_ref(name)))  # type: ignore[arg-type]
                 needs[ins.block] += [v for v in extra if v not in needs[ins.block]]
+        for x, headers in self.exit_counts.items():
+            for h in headers:
+                tc = self.trips.get(h)
+                if tc is not None and x in needs and all(
+                        not v.is_local or self.avail.source(v.ref, x).kind != availability.TAPE
+                        for v in (tc.start, tc.bound)):
+                    self.computed_counts.add((x, h))
         plans = {}
         for label, vals in needs.items():
             taped, made = [], []
@@ -377,6 +388,30 @@ class ReverseSynthesis:
         elif t.bits > 64:
             k = self.b.cast("zext", k, t)
         return self.b.binop("add", first, self.b.binop("mul", k, Value(t, str(ind.step))))
+
+    def _trip_count(self, tc: availability.TripCount, label: str) -> Value:
+        """The iteration count of a loop from its start and bound (see TripCount), as i64."""
+        b = self.b
+        start, bound = self._materialize(tc.start, label), self._materialize(tc.bound, label)
+        hi, lo = (bound, start) if tc.step == 1 else (start, bound)
+        # a test of iv itself runs one iteration more than the same test of the next value
+        extra = int(tc.on_phi)
+        if tc.pred == "ne":                          # runs until equal: the distance, wrapped
+            d = b.binop("sub", hi, lo)
+            d = b.cast("zext", d, I64) if d.type.bits < 64 else d
+            return b.binop("add", d, Value(I64, "1")) if extra else d
+        signed = tc.pred.startswith("s")
+        if hi.type.bits < 64:
+            hi, lo = (b.cast("sext" if signed else "zext", v, I64) for v in (hi, lo))
+        d = b.binop("sub", hi, lo)
+        strict = tc.pred in ("slt", "ult", "sgt", "ugt")
+        extra += 0 if strict else 1
+        if extra:
+            d = b.binop("add", d, Value(I64, str(extra)))
+        ok = b.fresh("trips")               # at least once: the loop was entered
+        b.emit(f"{ok} = icmp sgt i64 {d.ref}, 1" if signed else
+               f"{ok} = icmp {'ugt' if strict else 'uge'} i64 {hi.ref}, {lo.ref}")
+        return b.select(Value(I1, ok), d, Value(I64, "1"))
 
     def _recompute(self, v: Value, src: availability.Source, label: str) -> Value:
         ins = src.ins
@@ -617,6 +652,8 @@ class ReverseSynthesis:
             pushes.append(Value(I32, self._edge_phi(label, preds, lambda k, p: str(k), "from")))
         if label in self.reachable:
             for header in self.exit_counts.get(label, []):
+                if (label, header) in self.computed_counts:
+                    continue
                 body = self.cfg.loops[header]
                 count = self._count_names(header)[1]
                 if not set(preds) <= body:         # entered from outside the loop too: count 0
@@ -833,9 +870,12 @@ class ReverseSynthesis:
         lines = [f'"gl.rev.{label}":']
         b.lines.append(_LOOP_SLOT_MARK + label)
         for header in reversed(self.exit_counts.get(label, [])):
-            count = b.fresh("count")
-            self.tape_types.add(I64)
-            b.emit(f"{count} = call i64 {tape.pop_fn(I64)}()")
+            if (label, header) in self.computed_counts:
+                count = self._trip_count(self.trips[header], label).ref
+            else:
+                count = b.fresh("count")
+                self.tape_types.add(I64)
+                b.emit(f"{count} = call i64 {tape.pop_fn(I64)}()")
             b.emit(f"store i64 {count}, ptr {self._count_names(header)[2]}")
         if label in self.counted:
             slot = self._count_names(label)[2]
