@@ -122,6 +122,7 @@ class ReverseSynthesis:
                       if (tc := availability.trip_count(cfg, self.defs, h, latch,
                                                         self.avail.inductions)) is not None}
         self.computed_counts: set[tuple[str, str]] = set()   # (exit, header): not on the tape
+        self.branch_joins: dict[str, tuple[Value, int, int]] = {}  # joins without a pushed id
         self.cached: dict[str, Value] = {}           # SLOT values: ref -> value (typed)
         self._homes: dict[str, list[str]] | None = None   # defining name -> its SLOT values
         self.heap_allocas: set[str] = set()          # split: allocas moved to the heap
@@ -295,6 +296,10 @@ class ReverseSynthesis:
                         not v.is_local or self.avail.source(v.ref, x).kind != availability.TAPE
                         for v in (tc.start, tc.bound)):
                     self.computed_counts.add((x, h))
+        for label in needs:
+            join = self._branch_join(label)
+            if join is not None:
+                self.branch_joins[label] = join
         plans = {}
         for label, vals in needs.items():
             taped, made = [], []
@@ -303,6 +308,36 @@ class ReverseSynthesis:
                 (taped if kind == availability.TAPE else made).append(v)
             plans[label] = (taped, made)
         return plans
+
+    def _branch_join(self, label: str) -> tuple[Value, int, int] | None:
+        """A join of two edges that one conditional branch chooses between (its block d dominates
+        the join; each predecessor is d itself or lies behind one of d's edges): when the
+        condition is available to the
+        reverse sweep, it tells which predecessor we came from, and no id goes on the tape.
+        Returns (condition, predecessor index when true, when false)."""
+        preds = self.cfg.preds.get(label, [])
+        d = self.cfg.idom.get(label)
+        if len(preds) != 2 or d is None or label in self.counted:
+            return None
+        term = self.fn.block(d).terminator
+        if term.opcode != "br" or len(term.targets) != 2 or term.targets[0] == term.targets[1]:
+            return None
+
+        def side(p: str) -> str | None:
+            if p == d:
+                return "T" if term.targets[0] == label else "F"
+            # behind the edge d -> t: t is entered from d only, and every way to p passes t
+            found = {s for s, t in zip("TF", term.targets) if t != label and
+                     self.cfg.preds.get(t) == [d] and self.cfg.dominates(t, p)}
+            return found.pop() if len(found) == 1 else None
+
+        sides = [side(p) for p in preds]
+        cond = term.operands[0]
+        if set(sides) != {"F", "T"} or (
+                cond.is_local and self.avail.source(cond.ref, label).kind == availability.TAPE):
+            return None
+        k_true = sides.index("T")
+        return cond, k_true, 1 - k_true
 
     def _escaping_allocas(self, needed: list[str]) -> set[str]:
         """Split functions: the stack memory the reverse function may reach (through the values
@@ -648,7 +683,7 @@ class ReverseSynthesis:
             pre, latch = self.counted[label]
             cnt, cnt1, _ = self._count_names(label)
             b.emit(f"{cnt} = phi i64 [ 0, %{_label(pre)} ], [ {cnt1}, %{_label(latch)} ]")
-        elif label in self.reachable and len(preds) > 1:
+        elif label in self.reachable and len(preds) > 1 and label not in self.branch_joins:
             pushes.append(Value(I32, self._edge_phi(label, preds, lambda k, p: str(k), "from")))
         if label in self.reachable:
             for header in self.exit_counts.get(label, []):
@@ -896,9 +931,14 @@ class ReverseSynthesis:
             self._phi_transfer(phi_adj, preds[0])
             b.emit(f'br label %"gl.rev.{preds[0]}"')
             return lines + b.lines
-        from_id = b.fresh("from")
-        self.tape_types.add(I32)
-        b.emit(f"{from_id} = call i32 {tape.pop_fn(I32)}()")
+        if label in self.branch_joins:            # the branch that chose is recomputed
+            cond, k_true, k_false = self.branch_joins[label]
+            c = self._materialize(cond, label)
+            from_id = b.select(c, Value(I32, str(k_true)), Value(I32, str(k_false))).ref
+        else:
+            from_id = b.fresh("from")
+            self.tape_types.add(I32)
+            b.emit(f"{from_id} = call i32 {tape.pop_fn(I32)}()")
         cases = " ".join(f'i32 {k}, label %"gl.edge.{label}.{k}"' for k in range(1, len(preds)))
         b.emit(f'switch i32 {from_id}, label %"gl.edge.{label}.0" [ {cases} ]')
         return self._edge_blocks(lines + b.lines, label, preds, phi_adj)
