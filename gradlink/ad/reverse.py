@@ -29,7 +29,7 @@ from gradlink.analysis.typeinfo import TypeAnalysis
 from gradlink.analysis.cfg import CFG
 from gradlink.ir.model import Block, Function, Instr, Value
 from gradlink.ir.printer import print_instruction
-from gradlink.ir.types import I1, I32, I64, Type
+from gradlink.ir.types import I1, I32, I64, Type, size_of
 
 _ALIGN = re.compile(r",\s*align (\d+)")
 _REDUCE_MINMAX = ("@llvm.vector.reduce.fmax", "@llvm.vector.reduce.fmin",
@@ -699,8 +699,7 @@ class ReverseSynthesis:
         if label in self.counted:
             cnt, cnt1, _ = self._count_names(label)
             b.emit(f"{cnt1} = add i64 {cnt}, 1")
-        for v in pushes:
-            self._push(v)
+        self._push_all(pushes)
         for ins in block.phis:
             self._store_slots(ins)
         for ins in block.instrs:
@@ -709,8 +708,7 @@ class ReverseSynthesis:
             self._forward_instr(ins)
             self._store_slots(ins)
         term = block.terminator
-        for v in need:
-            self._push(v)
+        self._push_all(need)
         if term.opcode == "ret" and not self.split:
             b.emit(f'br label %"gl.rev.{label}"')
         else:
@@ -788,6 +786,18 @@ class ReverseSynthesis:
     def _push(self, v: Value) -> None:
         self.tape_types.add(v.type)
         self.b.emit(f"call void {tape.push_fn(v.type)}({v})")
+
+    def _push_all(self, vals: list[Value]) -> None:
+        """Several pushes: one capacity check for all of them."""
+        if len(vals) < 2:
+            for v in vals:
+                self._push(v)
+            return
+        total = sum(size_of(v.type) for v in vals)
+        self.b.emit(f"call void {tape.ensure_fn()}(i64 {total})")
+        for v in vals:
+            self.tape_types.add(v.type)
+            self.b.emit(f"call void {tape.push_fn(v.type, 'upush')}({v})")
 
     def _shadow_of(self, v: Value, ins: Instr) -> str:
         if v.ref in self.act.shadowed:

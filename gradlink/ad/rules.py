@@ -48,7 +48,8 @@ RULES: list[Rule] = [
     Rule("fadd", ("1", "1")),
     Rule("fsub", ("1", "-1")),
     Rule("fmul", ("y", "x")),
-    Rule("fdiv", ("1 / y", "-x / (y * y)")),
+    # one division for both partials: 1 / y is shared (CSE after AD)
+    Rule("fdiv", ("1 / y", "-x * (1 / y) * (1 / y)")),
     Rule("frem", ("1", "-trunc(x / y)")),
     Rule("fneg", ("-1",)),
     # elementary functions: libm calls and LLVM intrinsics

@@ -57,6 +57,31 @@ ok:
   ret ptr %slot
 }
 
+define internal void @"gl.tape.ensure"(i64 %n) alwaysinline {
+entry:
+  %top = load i64, ptr @"gl.tape.top"@META@
+  %cap = load i64, ptr @"gl.tape.cap"@META@
+  %end = add i64 %top, %n
+  %full = icmp ugt i64 %end, %cap
+  br i1 %full, label %grow, label %ok, !prof !{!"branch_weights", i32 1, i32 1000}
+grow:
+  %slot = call ptr @"gl.tape.reserve"(i64 %n)
+  %back = call ptr @"gl.tape.release"(i64 %n)
+  br label %ok
+ok:
+  ret void
+}
+
+define internal ptr @"gl.tape.bump"(i64 %n) alwaysinline {
+entry:
+  %top = load i64, ptr @"gl.tape.top"@META@
+  %end = add i64 %top, %n
+  store i64 %end, ptr @"gl.tape.top"@META@
+  %base = load ptr, ptr @"gl.tape.base"@META@
+  %slot = getelementptr i8, ptr %base, i64 %top
+  ret ptr %slot
+}
+
 define internal ptr @"gl.tape.release"(i64 %n) alwaysinline {
 entry:
   %top = load i64, ptr @"gl.tape.top"@META@
@@ -98,7 +123,12 @@ def pop_fn(t: Type, kind: str = "pop") -> str:
 
 
 def is_push(callee: str) -> bool:
-    return callee.startswith('@"gl.push.')
+    return callee.startswith(('@"gl.push.', '@"gl.upush.'))
+
+
+def ensure_fn() -> str:
+    """Makes room for the pushes that follow: gl.upush.T then skip the capacity check."""
+    return '@"gl.tape.ensure"'
 
 
 def is_pop(callee: str) -> bool:
@@ -120,10 +150,23 @@ entry:
   ret void
 }}
 
+{"" if tangent else _unchecked_push(t, n)}
 define internal {t} {pop}() alwaysinline {{
 entry:
   %slot = call ptr @"{prefix}.release"(i64 {n})
   %v = load {t}, ptr %slot, align 1{DATA}
   ret {t} %v
+}}
+'''
+
+
+def _unchecked_push(t: Type, n: int) -> str:
+    """gl.upush.T: a push after gl.tape.ensure made room for it."""
+    return f'''
+define internal void {push_fn(t, "upush")}({t} %v) alwaysinline {{
+entry:
+  %slot = call ptr @"gl.tape.bump"(i64 {n})
+  store {t} %v, ptr %slot, align 1{DATA}
+  ret void
 }}
 '''
