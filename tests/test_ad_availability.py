@@ -339,3 +339,35 @@ def test_branch_joins_recompute_the_condition(tmp_path: Path) -> None:
     for k, g in enumerate(got):     # d/dx_k sum_{i != j} x_i x_j^2
         want = (sq - x[k] * x[k]) + 2 * x[k] * (total - x[k])
         assert math.isclose(g, want, rel_tol=1e-13, abs_tol=1e-14)
+
+
+EMPTY = r"""
+#include <stdio.h>
+double __enzyme_autodiff(void *, ...);
+/* with n = 0 nothing reaches x's adjoint: the empty sum must come back as 0, not -0 */
+double powsum(double x, int n) {
+  double s = 1;
+  for (int i = 0; i < n; i++) s = s * x + 1;
+  return s;
+}
+int main(void) {
+  printf("%g %g\n", __enzyme_autodiff((void *)powsum, 0.5, 0), __enzyme_autodiff((void *)powsum, 0.5, 3));
+  return 0;
+}
+"""
+
+
+def test_adjoint_sums_start_from_minus_zero_and_return_zero(tmp_path: Path) -> None:
+    """Adjoint slots start at -0.0 (so the first addition folds away), and an adjoint nothing
+    was added to is returned as +0.0."""
+    src = tmp_path / "empty.c"
+    src.write_text(EMPTY)
+    obj = compile_c(src, tmp_path / "empty.o", *UNOPTIMIZED)
+    temps = tmp_path / "temps"
+    link([obj], tmp_path / "empty", f"-Wl,--gradlink-save-temps={temps}").check()
+    fn, _ = _derivative(temps, "gl.diffe.powsum")
+    starts = [i for i in fn.blocks[0].instrs if i.opcode == "store" and i.operands[0].type.is_float]
+    assert starts and all(float(i.operands[0].ref) == 0.0 and i.operands[0].ref.startswith("-")
+                          for i in starts)
+    # d/dx of ((x + 1) x + 1) x + 1 = 3 x^2 + 2 x + 1 = 2.75 at 0.5
+    assert sh([tmp_path / "empty"]).check().stdout.split() == ["0", "2.75"]

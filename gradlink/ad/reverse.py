@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from gradlink.ad import availability, expr, rules, shadows, tape
-from gradlink.ad.builder import Builder
+from gradlink.ad.builder import Builder, float_literal
 from gradlink.ad.errors import ADError, describe
 from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS, Activity
 from gradlink.analysis.typeinfo import TypeAnalysis
@@ -217,7 +217,7 @@ class ReverseSynthesis:
         slot = self.slot(name)
         g = self.b.fresh("g")
         self.b.emit(f"{g} = load {t}, ptr {slot}")
-        self.b.emit(f"store {t} {self.b.zero(t).ref}, ptr {slot}")
+        self.b.emit(f"store {t} {_empty_sum(t, self.b)}, ptr {slot}")
         return Value(t, g)
 
     @property
@@ -610,7 +610,7 @@ class ReverseSynthesis:
         for ref, slot in self.adj_slot.items():
             t = self.value_types[ref]
             lines.append(f"  {slot} = alloca {t}")
-            lines.append(f"  store {t} {self.b.zero(t).ref}, ptr {slot}")
+            lines.append(f"  store {t} {_empty_sum(t, self.b)}, ptr {slot}")
         return lines
 
     def run(self, name: str) -> Derivative:
@@ -1273,6 +1273,10 @@ class ReverseSynthesis:
             if self.active(p.name):
                 v = self.b.fresh("out")
                 lines.append(f"  {v} = load {p.type}, ptr {self.slot(p.name)}")
+                if p.type.kind in ("float", "vector"):     # an empty sum (-0.0) is returned as 0
+                    w = self.b.fresh("out")
+                    lines.append(f"  {w} = fadd {p.type} {v}, {self.b.zero(p.type).ref}")
+                    v = w
                 vals.append(Value(p.type, v))
             else:
                 vals.append(self.b.zero(p.type))
@@ -1346,6 +1350,15 @@ def _bits_float(t: Type) -> Type:
     """The float type whose bits an integer of type t carries."""
     from gradlink.ir.types import float_type
     return float_type({64: "double", 32: "float", 16: "half"}.get(t.bits, "double"))
+
+
+def _empty_sum(t: Type, b: Builder) -> str:
+    """The value an adjoint slot starts from: -0.0, the identity of addition (x + -0.0 is x for
+    every x, so the optimizer drops the first addition; with +0.0 it may not, as -0.0 + +0.0
+    is +0.0). Aggregates start from zeroinitializer."""
+    if t.kind == "float" or (t.kind == "vector" and t.scalar.kind == "float"):
+        return float_literal(-0.0, t)
+    return b.zero(t).ref
 
 
 def _record_name(slot: str) -> str:
