@@ -15,7 +15,7 @@ import pytest
 from gradlink.ad import api, availability
 from gradlink.analysis import cfg
 from gradlink.ir.parse import function_texts, parse_function
-from toolchain import compile_c, link, sh
+from toolchain import compile_c, have, link, sh
 
 UNOPTIMIZED = ("-O2", "-Xclang", "-disable-llvm-passes", "-fno-math-errno", "-flto")
 
@@ -119,7 +119,8 @@ def _pushes_in_loops(fn, graph) -> dict[str, list[str]]:  # type: ignore[no-unty
     for b in fn.blocks:
         if b.label.startswith("gl.") or not graph.loop_depth(b.label):
             continue
-        pushes = [i.callee for i in b.instrs if i.opcode == "call" and i.callee.strip('@"').startswith("gl.push.")]
+        pushes = [i.callee for i in b.instrs if i.opcode == "call"
+                  and i.callee.strip("@\"").startswith(("gl.push.", "gl.upush."))]
         if pushes:
             out[b.label] = pushes
     return out
@@ -371,3 +372,56 @@ def test_adjoint_sums_start_from_minus_zero_and_return_zero(tmp_path: Path) -> N
                           for i in starts)
     # d/dx of ((x + 1) x + 1) x + 1 = 3 x^2 + 2 x + 1 = 2.75 at 0.5
     assert sh([tmp_path / "empty"]).check().stdout.split() == ["0", "2.75"]
+
+
+FROZEN = r"""
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+extern int enzyme_dup, enzyme_const;
+void __enzyme_autodiff(void *, ...);
+/* e is written once, then only read, then freed: the reverse sweep reloads it instead of
+   caching it per read, and its free waits for the reverse sweep */
+double table(const double *x, int n, int reps) {
+  double *e = malloc(sizeof(double) * n);
+  for (int i = 0; i < n; i++) e[i] = exp(x[i]);
+  double s = 0;
+  for (int r = 0; r < reps; r++)
+    for (int i = 0; i < n; i++) s += e[i] * e[(i + r) % n];
+  free(e);
+  return s;
+}
+int main(void) {
+  double x[5] = {0.1, -0.4, 0.3, 0.8, -0.2}, dx[5] = {0};
+  __enzyme_autodiff((void *)table, enzyme_dup, x, dx, enzyme_const, 5, enzyme_const, 3);
+  for (int i = 0; i < 5; i++) printf("%.17g\n", dx[i]);
+  return 0;
+}
+"""
+
+
+def test_heap_memory_read_after_its_last_write_is_reloaded(tmp_path: Path) -> None:
+    src = tmp_path / "frozen.c"
+    src.write_text(FROZEN)
+    obj = compile_c(src, tmp_path / "frozen.o", *UNOPTIMIZED)
+    temps = tmp_path / "temps"
+    link([obj, "-lm"], tmp_path / "frozen", f"-Wl,--gradlink-save-temps={temps}").check()
+    fn, graph = _derivative(temps, "gl.diffe.table")
+    inner = {b: p for b, p in _pushes_in_loops(fn, graph).items() if graph.loop_depth(b) >= 2}
+    assert inner == {}
+    frees = [i for i in fn.instructions() if i.opcode == "call" and i.callee == "@free"]
+    assert frees and all(i.block.startswith("gl.") for i in frees), "freed in the reverse sweep"
+    x, n, reps = [0.1, -0.4, 0.3, 0.8, -0.2], 5, 3
+    e = [math.exp(v) for v in x]
+    want = [0.0] * n      # s = sum_r sum_i e_i e_{(i+r)%n}
+    for r in range(reps):
+        for i in range(n):
+            j = (i + r) % n
+            want[i] += e[i] * e[j]
+            want[j] += e[i] * e[j]
+    cmd = [tmp_path / "frozen"]
+    if have("valgrind"):
+        cmd = ["valgrind", "-q", "--leak-check=full", "--error-exitcode=9", *cmd]
+    got = [float(v) for v in sh(cmd).check().stdout.split()]
+    for g, w in zip(got, want):
+        assert math.isclose(g, w, rel_tol=1e-13)

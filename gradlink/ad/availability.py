@@ -41,12 +41,14 @@ DIRECT, INDUCTION, RECOMPUTE, SLOT, LOOP_SLOT, TAPE = (
     "direct", "induction", "recompute", "slot", "loop slot", "tape")
 
 # Instructions that read no memory and have no side effects, and cost about as much as a
-# push and a pop or less: recomputable from their operands. (Not divisions, not calls of libm.)
+# push and a pop or less: recomputable from their operands. (Not float divisions, not calls of
+# libm. Integer division is recomputed only where the forward sweep computed it, with the same
+# operands, so it cannot trap where the program did not.)
 PURE = frozenset({
     "getelementptr", "add", "sub", "mul", "shl", "lshr", "ashr", "and", "or", "xor",
     "zext", "sext", "trunc", "ptrtoint", "inttoptr", "bitcast", "addrspacecast", "freeze",
     "icmp", "fcmp", "select", "fadd", "fsub", "fmul", "fneg", "sitofp", "uitofp", "fpext",
-    "fptrunc"})
+    "fptrunc", "udiv", "sdiv", "urem", "srem"})
 PURE_INTRINSICS = ("@llvm.fmuladd.", "@llvm.fma.", "@llvm.fabs.", "@llvm.copysign.",
                    "@llvm.minnum.", "@llvm.maxnum.", "@llvm.smax.", "@llvm.smin.", "@llvm.umax.",
                    "@llvm.umin.", "@llvm.abs.")
@@ -78,8 +80,10 @@ class Availability:
                  counted: dict[str, tuple[str, str]], split: bool,
                  primal_of_shadow: Callable[[str], str | None],
                  shadow_ref: Callable[[str], str], shadowed: set[str],
-                 readonly: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+                 readonly: set[str] = frozenset(),  # type: ignore[assignment]
+                 frozen: set[str] = frozenset()) -> None:  # type: ignore[assignment]
         self.cfg, self.defs, self.params, self.readonly = cfg, defs, params, readonly
+        self.frozen = frozen                 # loads of heap memory nothing writes after them
         self.counted, self.split = counted, split
         self.primal_of_shadow, self.shadow_ref, self.shadowed = primal_of_shadow, shadow_ref, shadowed
         self.exits = [b.label for b in cfg.fn.blocks if b.terminator.opcode == "ret"]
@@ -166,8 +170,8 @@ class Availability:
                       depth: int) -> bool:
         if ins.opcode == "load" and not shadow:
             return _plain_load(ins) and \
-                root(ins.operands[0].ref, self.defs) in self.readonly and \
-                self._available(ins.operands[0].ref, loops, depth + 1)
+                (root(ins.operands[0].ref, self.defs) in self.readonly or ins.name in self.frozen) \
+                and self._available(ins.operands[0].ref, loops, depth + 1)
         if shadow:
             if ins.opcode not in SHADOW_PURE or ref != self.shadow_ref(ins.name):  # type: ignore[arg-type]
                 return False
@@ -353,3 +357,85 @@ def _noalias(fn: Function, name: str) -> bool:
 
 def _plain_load(ins: Instr) -> bool:
     return not any(w in ins.text.split("load", 1)[1][:12] for w in ("volatile", "atomic"))
+
+
+# -- heap memory written before it is read ------------------------------------------------------
+def frozen_loads(cfg: CFG, defs: dict[str, Instr]) -> tuple[set[str], set[str]]:
+    """Loads from malloc/calloc memory that nothing writes after them: the memory stays as the
+    load saw it until the reverse sweep, provided its free waits for the reverse sweep too
+    (which the synthesis arranges for the allocations returned). The memory must not escape:
+    its pointer only addresses loads, stores, memset/memcpy and its free. Returns (the loads,
+    their allocations)."""
+    fn = cfg.fn
+    uses: dict[str, list[Instr]] = {}
+    for ins in fn.instructions():
+        for v in ins.uses():
+            if v.ref.startswith("%"):
+                uses.setdefault(v.ref, []).append(ins)
+    position = {id(ins): k for b in fn.blocks for k, ins in enumerate(b.instrs)}
+    found_loads: set[str] = set()
+    found_allocs: set[str] = set()
+    reach_memo: dict[str, set[str]] = {}
+    for alloc in fn.instructions():
+        if alloc.opcode != "call" or alloc.callee not in ("@malloc", "@calloc") or not alloc.name:
+            continue
+        loads, writes = _accesses(alloc.name, uses)
+        if loads is None or not loads:
+            continue
+        safe = set()
+        for ld in loads:
+            reach = reach_memo.get(ld.block)
+            if reach is None:
+                reach = reach_memo[ld.block] = _reachable(cfg, ld.block)
+            if not any(w.block in reach or (w.block == ld.block and position[id(w)] > position[id(ld)])
+                       for w in writes):
+                safe.add(ld.name)  # type: ignore[arg-type]
+        if safe:
+            found_loads |= safe
+            found_allocs.add(alloc.name)
+    return found_loads, found_allocs
+
+
+def _accesses(alloc: str, uses: dict[str, list[Instr]]) -> tuple[list[Instr] | None, list[Instr]]:
+    """The loads from and the writes to an allocation, or None when its pointer escapes."""
+    loads: list[Instr] = []
+    writes: list[Instr] = []
+    work, seen = [alloc], {alloc}
+    while work:
+        ptr = work.pop()
+        for ins in uses.get(ptr, []):
+            op = ins.opcode
+            if op in ("getelementptr", "bitcast") and ins.operands[0].ref == ptr and ins.name:
+                if ins.name not in seen:
+                    seen.add(ins.name)
+                    work.append(ins.name)
+            elif op == "load" and ins.operands[0].ref == ptr and ins.name:
+                loads.append(ins)
+            elif op == "store" and ins.operands[1].ref == ptr and ins.operands[0].ref != ptr:
+                writes.append(ins)
+            elif op == "call" and ins.callee.startswith(("@llvm.memset", "@llvm.memcpy",
+                                                         "@llvm.memmove")):
+                if ins.operands[0].ref == ptr:
+                    writes.append(ins)
+                elif ins.operands[1].ref != ptr:
+                    return None, []
+            elif op == "call" and ins.callee == "@free" and ptr == alloc:
+                continue
+            elif op == "call" and ins.callee.startswith(_HARMLESS_INTRINSICS):
+                continue
+            else:
+                return None, []                   # stored, returned, passed on, compared...
+    return loads, writes
+
+
+def _reachable(cfg: CFG, block: str) -> set[str]:
+    """Blocks reachable from block by at least one edge (block itself when it is in a cycle)."""
+    out: set[str] = set()
+    work = list(cfg.succs.get(block, []))
+    while work:
+        b = work.pop()
+        if b in out:
+            continue
+        out.add(b)
+        work.extend(cfg.succs.get(b, []))
+    return out

@@ -114,10 +114,12 @@ class ReverseSynthesis:
         self.exits = [b.label for b in fn.blocks if b.terminator.opcode == "ret"]
         self.reachable = set(cfg.order)
         self.counted, self.exit_counts = self._counted_loops()
+        # heap memory read after its last write: reloaded, its free waits for the reverse sweep
+        frozen, self.deferred_frees = availability.frozen_loads(cfg, self.defs)
         self.avail = availability.Availability(
             cfg, self.defs, {p.name for p in fn.params}, self.counted, split,
             self.primal_of_shadow.get, self.shadow_ref, act.shadowed,
-            self._unchanged_roots(writes))
+            self._unchanged_roots(writes), frozen)
         self.trips = {h: tc for h, (_, latch) in self.counted.items()
                       if (tc := availability.trip_count(cfg, self.defs, h, latch,
                                                         self.avail.inductions)) is not None}
@@ -281,6 +283,10 @@ class ReverseSynthesis:
         """Per reachable block: the needed values that travel on the tape, and the ones its
         reverse block gets otherwise (see availability)."""
         needs = {b.label: self.needs(b) for b in self.fn.blocks if b.label in self.reachable}
+        for name in self.deferred_frees:             # the reverse frees them: it needs them
+            ins = self.defs[name]
+            if ins.block in needs and not any(v.ref == name for v in needs[ins.block]):
+                needs[ins.block].append(Value(ins.type, name))  # type: ignore[arg-type]
         if self.split:
             self.heap_allocas = self._escaping_allocas([v.ref for vs in needs.values() for v in vs])
             for name in self.heap_allocas:           # the reverse frees them: it needs both
@@ -832,6 +838,8 @@ class ReverseSynthesis:
         if op == "call" and ins.callee.startswith("@llvm.lifetime.") and \
                 ins.operands[-1].ref in self.heap_allocas:
             return                                  # no longer on the stack
+        if op == "call" and ins.callee == "@free" and ins.operands[0].ref in self.deferred_frees:
+            return                                  # the reverse sweep still reads it
         b.emit(primal_text(ins))
         if ins.name in self.act.shadowed and ins.name not in self.shadow_args():
             sh = self.shadow_ref(ins.name)  # type: ignore[arg-type]
@@ -984,9 +992,13 @@ class ReverseSynthesis:
         if op == "store":
             self._reverse_store(ins)
             return
-        if op == "call" and ins.callee in ALLOCATORS and ins.name in self.act.shadowed:
+        if op == "call" and ins.callee in ALLOCATORS and (
+                ins.name in self.act.shadowed or ins.name in self.deferred_frees):
             self.b.declarations.setdefault("@free", "declare void @free(ptr)")
-            self.b.emit(f"call void @free(ptr {self._sh_value(Value(ins.type, ins.name)).ref})")  # type: ignore[arg-type]
+            if ins.name in self.act.shadowed:
+                self.b.emit(f"call void @free(ptr {self._sh_value(Value(ins.type, ins.name)).ref})")  # type: ignore[arg-type]
+            if ins.name in self.deferred_frees:
+                self.b.emit(f"call void @free(ptr {self.val(ins.value).ref})")  # type: ignore[arg-type]
             return
         if op == "alloca" and ins.name in self.heap_allocas:
             self.b.declarations.setdefault("@free", "declare void @free(ptr)")
