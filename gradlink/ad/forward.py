@@ -20,6 +20,7 @@ from gradlink.ad.errors import ADError, describe
 from gradlink.ad.reverse import Derivative, Signature, primal_text
 from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, Activity
 from gradlink.ir.model import Block, Function, Instr, Value
+from gradlink.ir.printer import label_ref
 from gradlink.ir.types import Type
 
 _REDUCE_FADD = "@llvm.vector.reduce.fadd"
@@ -259,7 +260,7 @@ class ForwardSynthesis:
         b, op = self.b, ins.opcode
         sh = self.sh(Value(ins.type, ins.name), ins, k)  # type: ignore[arg-type]
         if op == "phi":
-            inc = ", ".join(f"[ {self.sh(v, ins, k)}, %{_lbl(blk)} ]" for v, blk in ins.incoming)
+            inc = ", ".join(f"[ {self.sh(v, ins, k)}, %{label_ref(blk)} ]" for v, blk in ins.incoming)
             b.emit(f"{sh} = phi ptr {inc}")
         elif op == "call" and ins.callee == "@realloc":
             old = self.sh(ins.operands[0], ins, k)
@@ -283,7 +284,7 @@ class ForwardSynthesis:
         t = ins.type
         assert t is not None
         if op == "phi":
-            inc = ", ".join(f"[ {self.t_or_zero(v, k).ref}, %{_lbl(blk)} ]" for v, blk in ins.incoming)
+            inc = ", ".join(f"[ {self.t_or_zero(v, k).ref}, %{label_ref(blk)} ]" for v, blk in ins.incoming)
             # phis must stay at the top of the block: emit right after the primal phi
             b.emit(f"{name} = phi {t} {inc}")
             return
@@ -407,5 +408,3 @@ def _align(ins: Instr) -> str:
     return f", align {m.group(1)}" if m else ""
 
 
-def _lbl(label: str) -> str:
-    return label if re.fullmatch(r"[-a-zA-Z$._0-9]+", label) else f'"{label}"'

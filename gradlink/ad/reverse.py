@@ -10,26 +10,27 @@ Layout of the generated function::
                    phi adjoints moved to the predecessor we came from (popped at joins)
     gl.exit:       returns the adjoints of the 'out' arguments
 
-Adjoints of SSA values live in stack slots (mem2reg turns them into SSA after AD). A value the
-reverse sweep needs is used directly when its block dominates every return and lies in no loop
-(one instance, visible everywhere after); otherwise it travels on the tape.
+Adjoints of SSA values live in stack slots (mem2reg turns them into SSA after AD), starting
+from -0.0. Where the primal values a reverse block needs come from (the value itself, a slot,
+recomputation, a reload, the tape) is decided by ``availability`` and emitted by ``sourcing``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from gradlink.ad import availability, expr, rules, shadows, tape
 from gradlink.ad.builder import Builder, float_literal
 from gradlink.ad.errors import ADError, describe
+from gradlink.ad.sourcing import LOOP_SLOT_MARK, PrimalSources, record_name
 from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS, Activity
 from gradlink.analysis.typeinfo import TypeAnalysis
 from gradlink.analysis.cfg import CFG
 from gradlink.ir.model import Block, Function, Instr, Value
-from gradlink.ir.printer import print_instruction
-from gradlink.ir.types import I1, I32, I64, Type, size_of
+from gradlink.ir.printer import label_ref
+from gradlink.ir.types import I32, I64, Type
 
 _ALIGN = re.compile(r",\s*align (\d+)")
 _REDUCE_MINMAX = ("@llvm.vector.reduce.fmax", "@llvm.vector.reduce.fmin",
@@ -40,7 +41,6 @@ _LOOP_MD = re.compile(r",\s*!llvm\.loop !\d+")
 # the synthesis's choice, not the program's; it lets the optimizer vectorize the reductions a
 # reverse loop turns reads of one value into.
 ACCUMULATE = "reassoc contract"
-_LOOP_SLOT_MARK = "\0loop slots of "        # placeholder in a reverse block, see _fill_loop_slot_pops
 
 
 def primal_text(ins: Instr) -> str:
@@ -88,7 +88,7 @@ class Derivative:
     tangent_tape_types: set[Type] = field(default_factory=set)   # second order only
 
 
-class ReverseSynthesis:
+class ReverseSynthesis(PrimalSources):
     def __init__(self, fn: Function, sig: Signature, cfg: CFG, act: Activity,
                  where: Callable[[str | None], str | None], target_attrs: str,
                  callees: Callable[[str, Signature], CalleeDerivative | None] | None = None,
@@ -148,7 +148,8 @@ class ReverseSynthesis:
     def _counted_loops(self) -> tuple[dict[str, tuple[str, str]], dict[str, list[str]]]:
         """Loops whose reverse is driven by an iteration count instead of a predecessor id per
         iteration: header with one preheader and one latch. Each exit pushes the count (zero
-        when it is entered from outside the loop). Returns header -> (preheader, latch) and exit block -> headers whose count it pushes."""
+        when it is entered from outside the loop) unless the reverse can compute it. Returns
+        header -> (preheader, latch) and exit block -> headers whose count it provides."""
         counted: dict[str, tuple[str, str]] = {}
         exit_counts: dict[str, list[str]] = {}
         for header, body in self.cfg.loops.items():
@@ -279,193 +280,6 @@ class ReverseSynthesis:
                 want(v)
         return [Value(t, r) for r, t in need.items()]
 
-    def plan(self) -> dict[str, tuple[list[Value], list[Value]]]:
-        """Per reachable block: the needed values that travel on the tape, and the ones its
-        reverse block gets otherwise (see availability)."""
-        needs = {b.label: self.needs(b) for b in self.fn.blocks if b.label in self.reachable}
-        for name in self.deferred_frees:             # the reverse frees them: it needs them
-            ins = self.defs[name]
-            if ins.block in needs and not any(v.ref == name for v in needs[ins.block]):
-                needs[ins.block].append(Value(ins.type, name))  # type: ignore[arg-type]
-        if self.split:
-            self.heap_allocas = self._escaping_allocas([v.ref for vs in needs.values() for v in vs])
-            for name in self.heap_allocas:           # the reverse frees them: it needs both
-                ins = self.defs[name]
-                extra = [Value(ins.type, name)]  # type: ignore[arg-type]
-                if name in self.act.shadowed:
-                    extra.append(Value(ins.type, self.shadow_ref(name)))  # type: ignore[arg-type]
-                needs[ins.block] += [v for v in extra if v not in needs[ins.block]]
-        for x, headers in self.exit_counts.items():
-            for h in headers:
-                tc = self.trips.get(h)
-                if tc is not None and x in needs and all(
-                        not v.is_local or self.avail.source(v.ref, x).kind != availability.TAPE
-                        for v in (tc.start, tc.bound)):
-                    self.computed_counts.add((x, h))
-        for label in needs:
-            join = self._branch_join(label)
-            if join is not None:
-                self.branch_joins[label] = join
-        plans = {}
-        for label, vals in needs.items():
-            taped, made = [], []
-            for v in vals:
-                kind = self.avail.source(v.ref, label).kind
-                (taped if kind == availability.TAPE else made).append(v)
-            plans[label] = (taped, made)
-        return plans
-
-    def _branch_join(self, label: str) -> tuple[Value, int, int] | None:
-        """A join of two edges that one conditional branch chooses between (its block d dominates
-        the join; each predecessor is d itself or lies behind one of d's edges): when the
-        condition is available to the
-        reverse sweep, it tells which predecessor we came from, and no id goes on the tape.
-        Returns (condition, predecessor index when true, when false)."""
-        preds = self.cfg.preds.get(label, [])
-        d = self.cfg.idom.get(label)
-        if len(preds) != 2 or d is None or label in self.counted:
-            return None
-        term = self.fn.block(d).terminator
-        if term.opcode != "br" or len(term.targets) != 2 or term.targets[0] == term.targets[1]:
-            return None
-
-        def side(p: str) -> str | None:
-            if p == d:
-                return "T" if term.targets[0] == label else "F"
-            # behind the edge d -> t: t is entered from d only, and every way to p passes t
-            found = {s for s, t in zip("TF", term.targets) if t != label and
-                     self.cfg.preds.get(t) == [d] and self.cfg.dominates(t, p)}
-            return found.pop() if len(found) == 1 else None
-
-        sides = [side(p) for p in preds]
-        cond = term.operands[0]
-        if set(sides) != {"F", "T"} or (
-                cond.is_local and self.avail.source(cond.ref, label).kind == availability.TAPE):
-            return None
-        k_true = sides.index("T")
-        return cond, k_true, 1 - k_true
-
-    def _escaping_allocas(self, needed: list[str]) -> set[str]:
-        """Split functions: the stack memory the reverse function may reach (through the values
-        it needs, or as active memory). The augmented function's frame is gone by then, so these
-        live on the heap until the reverse sweep passes their allocation."""
-        found = {ins.name for ins in self.fn.instructions()
-                 if ins.opcode == "alloca" and ins.name in self.act.shadowed}
-        seen: set[str] = set()
-        work = [self.primal_of_shadow.get(r, r) for r in needed]
-        while work:
-            ref = work.pop()
-            if ref in seen or ref not in self.defs:
-                continue
-            seen.add(ref)
-            ins = self.defs[ref]
-            if ins.opcode == "alloca":
-                found.add(ref)
-            elif ins.opcode in availability.PURE or ins.opcode == "phi":
-                work += [v.ref for v in ins.uses()]
-        return {a for a in found if self.defs[a].block in self.reachable}
-
-    def _materialize(self, v: Value, label: str) -> Value:
-        """v as available at the top of rev.label (tape values are in self.env already)."""
-        if not v.is_local:
-            return v
-        if v.ref in self.env:
-            return self.env[v.ref]
-        src = self.avail.source(v.ref, label)
-        if src.kind == availability.DIRECT:
-            return v
-        if src.kind == availability.SLOT:
-            out = self._slot_value(v)
-        elif src.kind == availability.INDUCTION:
-            out = self._induction_value(v, src, label)
-        elif src.kind == availability.RECOMPUTE:
-            out = self._recompute(v, src, label)
-        elif src.kind == availability.LOOP_SLOT:
-            slots = self.loop_slots.setdefault(src.loop, {})  # type: ignore[arg-type]
-            if v.ref not in slots:
-                slots[v.ref] = Value(v.type, f'%"gl.lslot.{sum(map(len, self.loop_slots.values()))}"')
-            out = Value(v.type, self.b.fresh("ls"))
-            self.b.emit(f"{out.ref} = load {v.type}, ptr {slots[v.ref].ref}")
-        else:
-            raise AssertionError(f"{v.ref} should have come from the tape")
-        self.env[v.ref] = out
-        return out
-
-    def _slot_value(self, v: Value) -> Value:
-        if v.ref not in self.cached:
-            self.cached[v.ref] = Value(v.type, f'%"gl.slot.{len(self.cached)}"')
-        slot = self.cached[v.ref]
-        if self.split:                       # popped at the reverse function's entry
-            return Value(v.type, _record_name(slot.ref))
-        x = self.b.fresh("c")
-        self.b.emit(f"{x} = load {v.type}, ptr {slot.ref}")
-        return Value(v.type, x)
-
-    def _iteration(self, header: str) -> Value:
-        """The 0-based iteration of the counted loop at header the reverse sweep is in."""
-        key = f"iteration {header}"
-        if key not in self.env:
-            left = self.b.fresh("left")
-            self.b.emit(f"{left} = load i64, ptr {self._count_names(header)[2]}")
-            self.env[key] = self.b.binop("sub", Value(I64, left), Value(I64, "1"))
-        return self.env[key]
-
-    def _induction_value(self, v: Value, src: availability.Source, label: str) -> Value:
-        ind = src.induction
-        assert ind is not None
-        start = ind.start
-        if src.shadow and start.is_local:
-            start = Value(start.type, self.shadow_ref(start.ref))
-        first = self._materialize(start, label)
-        k = self._iteration(ind.header)
-        if ind.elem is not None:                         # pointer: gep elem, start, k * step
-            off = self.b.binop("mul", k, Value(I64, str(ind.step)))
-            name = self.b.fresh("iv")
-            self.b.emit(f"{name} = getelementptr {ind.elem}, ptr {first.ref}, i64 {off.ref}")
-            return Value(v.type, name)
-        t = v.type
-        if t.bits < 64:
-            k = self.b.cast("trunc", k, t)
-        elif t.bits > 64:
-            k = self.b.cast("zext", k, t)
-        return self.b.binop("add", first, self.b.binop("mul", k, Value(t, str(ind.step))))
-
-    def _trip_count(self, tc: availability.TripCount, label: str) -> Value:
-        """The iteration count of a loop from its start and bound (see TripCount), as i64."""
-        b = self.b
-        start, bound = self._materialize(tc.start, label), self._materialize(tc.bound, label)
-        hi, lo = (bound, start) if tc.step == 1 else (start, bound)
-        # a test of iv itself runs one iteration more than the same test of the next value
-        extra = int(tc.on_phi)
-        if tc.pred == "ne":                          # runs until equal: the distance, wrapped
-            d = b.binop("sub", hi, lo)
-            d = b.cast("zext", d, I64) if d.type.bits < 64 else d
-            return b.binop("add", d, Value(I64, "1")) if extra else d
-        signed = tc.pred.startswith("s")
-        if hi.type.bits < 64:
-            hi, lo = (b.cast("sext" if signed else "zext", v, I64) for v in (hi, lo))
-        d = b.binop("sub", hi, lo)
-        strict = tc.pred in ("slt", "ult", "sgt", "ugt")
-        extra += 0 if strict else 1
-        if extra:
-            d = b.binop("add", d, Value(I64, str(extra)))
-        ok = b.fresh("trips")               # at least once: the loop was entered
-        b.emit(f"{ok} = icmp sgt i64 {d.ref}, 1" if signed else
-               f"{ok} = icmp {'ugt' if strict else 'uge'} i64 {hi.ref}, {lo.ref}")
-        return b.select(Value(I1, ok), d, Value(I64, "1"))
-
-    def _recompute(self, v: Value, src: availability.Source, label: str) -> Value:
-        ins = src.ins
-        assert ins is not None
-        pointers = ((1, 2) if ins.opcode == "select" else (0,)) if src.shadow else ()
-        ops = []
-        for i, o in enumerate(ins.operands):     # a shadow: the same operation on the shadows
-            ops.append(self._materialize(Value(o.type, self.shadow_ref(o.ref)) if i in pointers
-                                         else o, label))
-        name = self.b.fresh("rc")
-        self.b.emit(print_instruction(replace(ins, name=name, operands=ops)))
-        return Value(v.type, name)
-
     def call_signature(self, ins: Instr) -> Signature:
         kinds = []
         for v in ins.operands:
@@ -584,14 +398,15 @@ class ReverseSynthesis:
             entry.append(f'  %"gl.exit.id" = call i32 {tape.pop_fn(I32)}()')
         for slot in reversed(self.cached.values()):        # the slots' record, last in first out
             self.tape_types.add(slot.type)
-            entry.append(f"  {_record_name(slot.ref)} = call {slot.type} {tape.pop_fn(slot.type)}()")
+            entry.append(f"  {record_name(slot.ref)} = call {slot.type} {tape.pop_fn(slot.type)}()")
         if len(exits) == 1:
             entry.append(f'  br label %"gl.rev.{exits[0]}"')
         else:
             cases = " ".join(f'i32 {k}, label %"gl.rev.{e}"' for k, e in enumerate(exits) if k)
             entry.append(f'  switch i32 %"gl.exit.id", label %"gl.rev.{exits[0]}" [ {cases} ]')
         rev_text = "\n".join([f"define internal {ret_type or 'void'} {rev_name}({', '.join(rev_params)}) "
-                              f"{self.target_attrs}{{", *entry, *self._fill_loop_slot_pops(reverse), *exit_lines, "}"])
+                              f"{self.target_attrs}{{", *entry, *self._fill_loop_slot_pops(reverse),
+                              *exit_lines, "}"])
         decls = self._declarations()
         out_types = [p.type for p in outs]
         return (Derivative(aug_name, aug_text, self.fn.ret, [], self.tape_types, decls),
@@ -632,10 +447,11 @@ class ReverseSynthesis:
         outs = [p for p, k in zip(self.fn.params, self.sig.args) if k == "out"]
         exit_lines, ret_type = self._exit(outs)
         entry = ["gl.entry:", *self._adjoint_slots()]
-        entry.append(f"  br label %{_label(self.fn.blocks[0].label)}")
+        entry.append(f"  br label %{label_ref(self.fn.blocks[0].label)}")
         header = (f"define internal {ret_type or 'void'} {name}({', '.join(params)}) "
                   f"{self.target_attrs}{{")
-        body = "\n".join([header, *entry, *sum(forward, []), *self._fill_loop_slot_pops(reverse), *exit_lines, "}"])
+        body = "\n".join([header, *entry, *sum(forward, []), *self._fill_loop_slot_pops(reverse),
+                          *exit_lines, "}"])
         return Derivative(name, body, ret_type, [p.type for p in outs], self.tape_types,
                           self._declarations(), dict(self.helpers))
 
@@ -680,7 +496,7 @@ class ReverseSynthesis:
         for ins in block.phis:
             b.emit(primal_text(ins))
             if ins.name in self.act.shadowed:
-                incoming = ", ".join(f"[ {self._shadow_of(v, ins)}, %{_label(blk)} ]"
+                incoming = ", ".join(f"[ {self._shadow_of(v, ins)}, %{label_ref(blk)} ]"
                                      for v, blk in ins.incoming)
                 b.emit(f"{self.shadow_ref(ins.name)} = phi ptr {incoming}")  # type: ignore[arg-type]
         preds = self.cfg.preds.get(label, [])
@@ -688,7 +504,7 @@ class ReverseSynthesis:
         if label in self.counted:
             pre, latch = self.counted[label]
             cnt, cnt1, _ = self._count_names(label)
-            b.emit(f"{cnt} = phi i64 [ 0, %{_label(pre)} ], [ {cnt1}, %{_label(latch)} ]")
+            b.emit(f"{cnt} = phi i64 [ 0, %{label_ref(pre)} ], [ {cnt1}, %{label_ref(latch)} ]")
         elif label in self.reachable and len(preds) > 1 and label not in self.branch_joins:
             pushes.append(Value(I32, self._edge_phi(label, preds, lambda k, p: str(k), "from")))
         if label in self.reachable:
@@ -727,83 +543,7 @@ class ReverseSynthesis:
                 if len(exits) > 1:
                     self._push(Value(I32, str(exits.index(label))))
             b.emit(primal_text(term))
-        return [f"{_label(label)}:", *b.lines]
-
-    def _exited_loops(self, label: str) -> list[str]:
-        return [h for h in self.loop_slots if label in self.avail.loop_exits(h)]
-
-    def _loop_slot_pushes(self, label: str, preds: list[str]) -> list[Value]:
-        """At an exit of a loop M: the values M's reverse reads from its loop slots."""
-        out = []
-        for header in self._exited_loops(label):
-            body = self.cfg.loops[header]
-            for ref, slot in self.loop_slots[header].items():
-                val = ref
-                if not set(preds) <= body:           # entered from elsewhere too: no value then
-                    val = self._edge_phi(label, preds, lambda k, p: ref if p in body else "poison",
-                                         "lsv", slot.type)
-                out.append(Value(slot.type, val))
-        return out
-
-    def _loop_slot_pops(self, label: str) -> list[str]:
-        """In the reverse of a loop exit: fill the slots the loop's reverse reads."""
-        lines = []
-        for header in reversed(self._exited_loops(label)):
-            for slot in reversed(self.loop_slots[header].values()):
-                x = self.b.fresh("lsp")
-                self.tape_types.add(slot.type)
-                lines.append(f"  {x} = call {slot.type} {tape.pop_fn(slot.type)}()")
-                lines.append(f"  store {slot.type} {x}, ptr {slot.ref}")
-        return lines
-
-    def _fill_loop_slot_pops(self, blocks: list[list[str]]) -> list[str]:
-        """Replace the reverse blocks' placeholders: the loop slots are known once every
-        reverse block is synthesized."""
-        out = []
-        for line in sum(blocks, []):
-            if line.startswith(_LOOP_SLOT_MARK):
-                out += self._loop_slot_pops(line[len(_LOOP_SLOT_MARK):])
-            else:
-                out.append(line)
-        return out
-
-    def _edge_phi(self, label: str, preds: list[str], value: Callable[[int, str], str], hint: str,
-                  t: Type = I32) -> str:
-        """A phi over label's predecessor edges (one entry per edge) of value(k, pred)."""
-        name = self.b.fresh(hint)
-        entries = []
-        for k, p in enumerate(preds):
-            edges = self.cfg.fn.block(p).terminator.targets.count(label)
-            entries += [f"[ {value(k, p)}, %{_label(p)} ]"] * edges
-        self.b.emit(f"{name} = phi {t} {', '.join(entries)}")
-        return name
-
-    def _store_slots(self, ins: Instr) -> None:
-        """Write the slots of the values ins defines (its result, its shadow) the reverse reads.
-        The reverse blocks, synthesized first, have chosen the slots."""
-        if self._homes is None:
-            self._homes = {}
-            for ref in self.cached:
-                self._homes.setdefault(self.primal_of_shadow.get(ref, ref), []).append(ref)
-        for ref in self._homes.get(ins.name or "", ()):
-            slot = self.cached[ref]
-            self.b.emit(f"store {slot.type} {ref}, ptr {slot.ref}")
-
-    def _push(self, v: Value) -> None:
-        self.tape_types.add(v.type)
-        self.b.emit(f"call void {tape.push_fn(v.type)}({v})")
-
-    def _push_all(self, vals: list[Value]) -> None:
-        """Several pushes: one capacity check for all of them."""
-        if len(vals) < 2:
-            for v in vals:
-                self._push(v)
-            return
-        total = sum(size_of(v.type) for v in vals)
-        self.b.emit(f"call void {tape.ensure_fn()}(i64 {total})")
-        for v in vals:
-            self.tape_types.add(v.type)
-            self.b.emit(f"call void {tape.push_fn(v.type, 'upush')}({v})")
+        return [f"{label_ref(label)}:", *b.lines]
 
     def _shadow_of(self, v: Value, ins: Instr) -> str:
         if v.ref in self.act.shadowed:
@@ -921,7 +661,7 @@ class ReverseSynthesis:
                 phi_adj.append((ins, self.take_adjoint(ins.name, self.adj_type(ins.value))))  # type: ignore[arg-type]
         preds = self.cfg.preds.get(label, [])
         lines = [f'"gl.rev.{label}":']
-        b.lines.append(_LOOP_SLOT_MARK + label)
+        b.lines.append(LOOP_SLOT_MARK + label)
         for header in reversed(self.exit_counts.get(label, [])):
             if (label, header) in self.computed_counts:
                 count = self._trip_count(self.trips[header], label).ref
@@ -1373,13 +1113,6 @@ def _empty_sum(t: Type, b: Builder) -> str:
     return b.zero(t).ref
 
 
-def _record_name(slot: str) -> str:
-    """Split functions: the reverse function's name for a slot's value, popped at its entry."""
-    return slot.replace('"gl.slot.', '"gl.rec.')
-
-
-def _label(label: str) -> str:
-    return label if re.fullmatch(r"[-a-zA-Z$._0-9]+", label) else f'"{label}"'
 
 
 def _align(text: str) -> str:

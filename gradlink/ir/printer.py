@@ -7,6 +7,8 @@ round trip through it shows the model holds everything an instruction means.
 
 from __future__ import annotations
 
+import re
+
 from gradlink.ir.model import Function, Instr
 
 
@@ -32,7 +34,7 @@ def print_instruction(ins: Instr) -> str:
     if op == "select":
         return f"{res}select {_flags(ins)}{ops[0]}, {ops[1]}, {ops[2]}"
     if op == "phi":
-        inc = ", ".join(f"[ {v.ref}, %{_lbl(b)} ]" for v, b in ins.incoming)
+        inc = ", ".join(f"[ {v.ref}, %{label_ref(b)} ]" for v, b in ins.incoming)
         return f"{res}phi {_flags(ins)}{ins.type} {inc}"
     if op == "load":
         return f"{res}load {ins.type}, {ops[0]}"
@@ -50,11 +52,11 @@ def print_instruction(ins: Instr) -> str:
         return f"{res}call {_flags(ins)}{ret} {ins.callee}({args})"
     if op == "br":
         if ops:
-            return f"br {ops[0]}, label %{_lbl(ins.targets[0])}, label %{_lbl(ins.targets[1])}"
-        return f"br label %{_lbl(ins.targets[0])}"
+            return f"br {ops[0]}, label %{label_ref(ins.targets[0])}, label %{label_ref(ins.targets[1])}"
+        return f"br label %{label_ref(ins.targets[0])}"
     if op == "switch":
-        cases = " ".join(f"{v}, label %{_lbl(b)}" for v, b in ins.cases)
-        return f"switch {ops[0]}, label %{_lbl(ins.targets[0])} [ {cases} ]"
+        cases = " ".join(f"{v}, label %{label_ref(b)}" for v, b in ins.cases)
+        return f"switch {ops[0]}, label %{label_ref(ins.targets[0])} [ {cases} ]"
     if op == "ret":
         return f"ret {ops[0]}" if ops else "ret void"
     if op == "unreachable":
@@ -72,15 +74,15 @@ def print_instruction(ins: Instr) -> str:
     return ins.text                     # invoke, landingpad, atomics, inline asm: as read
 
 
-def _lbl(label: str) -> str:
-    import re
+def label_ref(label: str) -> str:
+    """A block label as an operand spells it after '%' (quoted unless a plain identifier)."""
     return label if re.fullmatch(r"[-a-zA-Z$._0-9]+", label) else f'"{label}"'
 
 
 def print_function(fn: Function, from_fields: bool = False) -> str:
     lines = [fn.header]
     for b in fn.blocks:
-        lines.append(f"{_lbl(b.label)}:")
+        lines.append(f"{label_ref(b.label)}:")
         for ins in b.instrs:
             lines.append("  " + (print_instruction(ins) if from_fields else ins.print()))
     lines.append("}")
