@@ -97,13 +97,18 @@ int main(int argc, char **argv) {
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    d = tmp_path_factory.mktemp("availability")
-    src = d / "prog.c"
-    src.write_text(PROGRAM)
-    obj = compile_c(src, d / "prog.o", *UNOPTIMIZED)
-    temps = d / "temps"
-    link([obj, "-lm"], d / "prog", f"-Wl,--gradlink-save-temps={temps}").check()
-    return d / "prog", temps
+    return _build(tmp_path_factory.mktemp("availability"), PROGRAM, "prog", "-lm")
+
+
+def _build(tmp_path: Path, source: str, name: str, *libs: str) -> tuple[Path, Path]:
+    """Compile source (unoptimized bitcode) and link it with ld.gradlink, keeping the temps:
+    returns the executable and the temps directory."""
+    src = tmp_path / f"{name}.c"
+    src.write_text(source)
+    obj = compile_c(src, tmp_path / f"{name}.o", *UNOPTIMIZED)
+    temps = tmp_path / "temps"
+    link([obj, *libs], tmp_path / name, f"-Wl,--gradlink-save-temps={temps}").check()
+    return tmp_path / name, temps
 
 
 def _derivative(temps: Path, prefix: str):  # type: ignore[no-untyped-def]
@@ -276,11 +281,7 @@ int main(void) {
 
 
 def test_trip_counts_are_computed_not_taped(tmp_path: Path) -> None:
-    src = tmp_path / "loops.c"
-    src.write_text(LOOPS)
-    obj = compile_c(src, tmp_path / "loops.o", *UNOPTIMIZED)
-    temps = tmp_path / "temps"
-    link([obj], tmp_path / "loops", f"-Wl,--gradlink-save-temps={temps}").check()
+    exe, temps = _build(tmp_path, LOOPS, "loops")
     fn, graph = _derivative(temps, "gl.diffe.shapes")
     assert len(graph.loops) >= 5
     counts = [i for i in fn.instructions() if i.opcode == "call" and "gl.push.i64" in i.callee]
@@ -296,7 +297,7 @@ def test_trip_counts_are_computed_not_taped(tmp_path: Path) -> None:
         want[i] += 3 * x[i] * x[i]
     for i in range(2, n):
         want[i] += x[i]
-    got = [float(v) for v in sh([tmp_path / "loops"]).check().stdout.split()]
+    got = [float(v) for v in sh([exe]).check().stdout.split()]
     for g, w in zip(got, want):
         assert math.isclose(g, w, rel_tol=1e-13, abs_tol=1e-14)
 
@@ -325,18 +326,14 @@ int main(void) {
 
 
 def test_branch_joins_recompute_the_condition(tmp_path: Path) -> None:
-    src = tmp_path / "pairs.c"
-    src.write_text(PAIRS)
-    obj = compile_c(src, tmp_path / "pairs.o", *UNOPTIMIZED)
-    temps = tmp_path / "temps"
-    link([obj], tmp_path / "pairs", f"-Wl,--gradlink-save-temps={temps}").check()
+    exe, temps = _build(tmp_path, PAIRS, "pairs")
     fn, graph = _derivative(temps, "gl.diffe.pairs")
     assert len(graph.loops) >= 2
     assert _pushes_in_loops(fn, graph) == {}
     x = [0.5, -1.0, 2.0, 0.25, 1.5, -0.75]
     sq = sum(v * v for v in x)
     total = sum(x)
-    got = [float(v) for v in sh([tmp_path / "pairs"]).check().stdout.split()]
+    got = [float(v) for v in sh([exe]).check().stdout.split()]
     for k, g in enumerate(got):     # d/dx_k sum_{i != j} x_i x_j^2
         want = (sq - x[k] * x[k]) + 2 * x[k] * (total - x[k])
         assert math.isclose(g, want, rel_tol=1e-13, abs_tol=1e-14)
@@ -361,17 +358,13 @@ int main(void) {
 def test_adjoint_sums_start_from_minus_zero_and_return_zero(tmp_path: Path) -> None:
     """Adjoint slots start at -0.0 (so the first addition folds away), and an adjoint nothing
     was added to is returned as +0.0."""
-    src = tmp_path / "empty.c"
-    src.write_text(EMPTY)
-    obj = compile_c(src, tmp_path / "empty.o", *UNOPTIMIZED)
-    temps = tmp_path / "temps"
-    link([obj], tmp_path / "empty", f"-Wl,--gradlink-save-temps={temps}").check()
+    exe, temps = _build(tmp_path, EMPTY, "empty")
     fn, _ = _derivative(temps, "gl.diffe.powsum")
     starts = [i for i in fn.blocks[0].instrs if i.opcode == "store" and i.operands[0].type.is_float]
     assert starts and all(float(i.operands[0].ref) == 0.0 and i.operands[0].ref.startswith("-")
                           for i in starts)
     # d/dx of ((x + 1) x + 1) x + 1 = 3 x^2 + 2 x + 1 = 2.75 at 0.5
-    assert sh([tmp_path / "empty"]).check().stdout.split() == ["0", "2.75"]
+    assert sh([exe]).check().stdout.split() == ["0", "2.75"]
 
 
 FROZEN = r"""
@@ -401,11 +394,7 @@ int main(void) {
 
 
 def test_heap_memory_read_after_its_last_write_is_reloaded(tmp_path: Path) -> None:
-    src = tmp_path / "frozen.c"
-    src.write_text(FROZEN)
-    obj = compile_c(src, tmp_path / "frozen.o", *UNOPTIMIZED)
-    temps = tmp_path / "temps"
-    link([obj, "-lm"], tmp_path / "frozen", f"-Wl,--gradlink-save-temps={temps}").check()
+    exe, temps = _build(tmp_path, FROZEN, "frozen", "-lm")
     fn, graph = _derivative(temps, "gl.diffe.table")
     inner = {b: p for b, p in _pushes_in_loops(fn, graph).items() if graph.loop_depth(b) >= 2}
     assert inner == {}
@@ -419,7 +408,7 @@ def test_heap_memory_read_after_its_last_write_is_reloaded(tmp_path: Path) -> No
             j = (i + r) % n
             want[i] += e[i] * e[j]
             want[j] += e[i] * e[j]
-    cmd = [tmp_path / "frozen"]
+    cmd = [exe]
     if have("valgrind"):
         cmd = ["valgrind", "-q", "--leak-check=full", "--error-exitcode=9", *cmd]
     got = [float(v) for v in sh(cmd).check().stdout.split()]
