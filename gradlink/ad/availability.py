@@ -1,4 +1,4 @@
-"""Where the reverse sweep gets each primal value it needs: an analysis, emitted by reverse.py.
+"""Where the reverse sweep gets each primal value it needs: an analysis (sourcing.py emits it).
 
 A reverse block rev.B needs primal values (operands of B's derivative rules, shadow pointers of
 B's loads and stores, call arguments). Each comes from the cheapest of:
@@ -8,10 +8,12 @@ DIRECT     the forward value itself: a constant, global or parameter, or (one fu
 INDUCTION  an induction variable ``start + k * step`` of a counted loop around B (one driven by
            an iteration count), k being the iteration the reverse sweep is in; pointer
            induction variables ``getelementptr T, start, k * step`` likewise.
-RECOMPUTE  a pure integer, pointer or comparison instruction whose operands are all available
-           without the tape: recomputed at the top of rev.B (address arithmetic mostly). Also a
-           load from memory nothing writes while the derivative runs (see readonly_params),
-           when one function holds both sweeps.
+RECOMPUTE  a pure instruction (address and integer arithmetic, comparisons, cheap float
+           arithmetic: PURE) whose operands are all available without the tape, recomputed at
+           the top of rev.B. Also a load from memory nothing writes while the derivative runs:
+           parameters nothing in the function writes (readonly_params) and, in a split callee,
+           that its callers leave alone too (Signature.unchanged); heap memory read after its
+           last write (frozen_loads).
 SLOT       a stack slot written where the value is defined. Valid when no loop contains both
            the definition and B: then every definition precedes every execution of B, so the
            slot still holds the value B used. (Split functions carry their slots from the
@@ -92,18 +94,12 @@ class Availability:
             self.loops_of[b.label] = frozenset(h for h, body in cfg.loops.items() if b.label in body)
         self.inductions = self._inductions()
         self._memo: dict[tuple[str, frozenset[str]], Source] = {}
+        self._exits: dict[str, list[str]] = {}
 
     # -- the question --------------------------------------------------------------------------
     def source(self, ref: str, block: str) -> Source:
         """How rev.``block`` gets the value ``ref`` (a primal value or a shadow pointer)."""
         return self._source(ref, self.loops_of.get(block, frozenset()), 0)
-
-    def home(self, ref: str) -> str | None:
-        """The block defining ref (a shadow lives where its primal does); None for parameters,
-        constants and globals."""
-        primal = self.primal_of_shadow(ref) or ref
-        ins = self.defs.get(primal)
-        return ins.block if ins is not None else None
 
     def is_direct(self, ref: str) -> bool:
         primal = self.primal_of_shadow(ref) or ref
@@ -111,7 +107,7 @@ class Availability:
             return True
         ins = self.defs.get(primal)
         if ins is None:
-            return not primal.startswith("%")
+            return False
         if self.split:                       # the reverse sweep is another function
             return False
         blk = ins.block
@@ -158,8 +154,11 @@ class Availability:
         return None
 
     def loop_exits(self, header: str) -> list[str]:
-        body = self.cfg.loops[header]
-        return sorted({s for blk in body for s in self.cfg.succs.get(blk, []) if s not in body})
+        if header not in self._exits:
+            body = self.cfg.loops[header]
+            self._exits[header] = sorted({s for blk in body for s in self.cfg.succs.get(blk, [])
+                                          if s not in body})
+        return self._exits[header]
 
     def _available(self, ref: str, loops: frozenset[str], depth: int) -> bool:
         if not ref.startswith("%"):
