@@ -3,11 +3,12 @@
 For each objective (benchmarks/adbench/*.c) and data file: primal time, gradlink's gradient (or
 Jacobian) time with AD after optimization (the default) and before it (--gradlink-ad-first),
 central finite differences, and the Python frameworks when they are installed
-(benchmarks/adbench_py/{torch,jax}_*.py, `pip install -e .[bench]`). Every C gradient is
-checked against finite differences before its timing is reported; a failed check fails the run.
+(benchmarks/adbench_py/{torch,jax}_*.py, `pip install -e .[bench]`). Every gradient, C or
+framework, is checked against finite differences before its timing is reported, and every
+framework's objective against the C program's; a failed check fails the run.
 Writes RESULTS.md (and ratios.png when matplotlib is there) into --out.
 
-The case studies (benchmarks/cases/*.c, *.cpp; PyTorch rewrites benchmarks/adbench_py/torch_*.py)
+The case studies (benchmarks/cases/*.c, *.cpp; PyTorch and JAX rewrites benchmarks/adbench_py/)
 follow the same program contract with a size spec such as "n=2000" in place of the data file.
 
     .venv/bin/python benchmarks/adbench_run.py            # everything (make bench)
