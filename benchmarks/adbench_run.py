@@ -139,14 +139,19 @@ def frameworks(objective: str, data: Path | str, reps: int,
     return results
 
 
-def check_objectives(row: Row) -> None:
-    """The frameworks compute the same objective as the C program."""
+def check_frameworks(row: Row) -> None:
+    """The frameworks compute the same objective as the C program, and their gradients agree
+    with their own central differences."""
     obj = row.values.get("objective")
     for tool, vals in row.frameworks.items():
         other = vals.get("objective")
         if other is not None and obj is not None and abs(other - obj) > 1e-9 * max(abs(obj), 1e-300):
             raise SystemExit(f"{row.objective} {row.size}: {tool} objective {other!r} differs "
                              f"from C {obj!r}")
+        err = vals.get("grad_check_max_rel_err", vals.get("jac_check_max_rel_err", math.inf))
+        if not err < 1e-4:
+            raise SystemExit(f"{row.objective} {row.size}: {tool} gradient disagrees with finite "
+                             f"differences (max relative error {err})")
 
 
 def machine() -> str:
@@ -280,7 +285,7 @@ def main() -> None:
                 if not args.quick:
                     row.first = run(exe_first, data, args.reps, extra)
                     row.frameworks = frameworks(name, data, args.reps, extra)
-                    check_objectives(row)
+                    check_frameworks(row)
                 rows.append(row)
                 print(f"{name} {label}: primal {fmt(row.values.get('primal_ms'))} ms, "
                       f"gradient {fmt(row.values.get(row.grad_key))} ms, "
@@ -302,7 +307,7 @@ def main() -> None:
                     build(src, exe_first, True, env)
                     row.first = run(exe_first, spec, args.reps, [])
                 row.frameworks = frameworks(row.objective, spec, args.reps)
-                check_objectives(row)
+                check_frameworks(row)
             rows.append(row)
             print(f"case {name} {spec}: primal {fmt(row.values.get('primal_ms'))} ms, "
                   f"gradient {fmt(row.values.get(row.grad_key))} ms, "
