@@ -414,3 +414,38 @@ def test_heap_memory_read_after_its_last_write_is_reloaded(tmp_path: Path) -> No
     got = [float(v) for v in sh(cmd).check().stdout.split()]
     for g, w in zip(got, want):
         assert math.isclose(g, w, rel_tol=1e-13)
+
+
+FROZEN_IR = """define double @f(i64 %n) {
+entry:
+  %a = call ptr @malloc(i64 64)
+  store double 1.0, ptr %a
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %b = call ptr @malloc(i64 64)
+  store double 2.0, ptr %b
+  %x = load double, ptr %a
+  %y = load double, ptr %b
+  call void @free(ptr %b)
+  %next = add i64 %i, 1
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  %z = load double, ptr %a
+  store double 3.0, ptr %a
+  call void @free(ptr %a)
+  ret double %x
+}"""
+
+
+def test_frozen_loads_need_the_last_write_behind_and_no_loop_around() -> None:
+    """A store to %a follows both its loads, so neither is frozen; %b is allocated in a loop
+    (deferring its frees would hold one block per iteration), so %y never is. Without the
+    late store, both loads of %a are reads after its last write."""
+    fn = parse_function(FROZEN_IR)
+    loads, allocs = availability.frozen_loads(cfg.build(fn), fn.definitions())
+    assert loads == set() and allocs == set()
+    fn = parse_function(FROZEN_IR.replace("  store double 3.0, ptr %a\n", ""))
+    loads, allocs = availability.frozen_loads(cfg.build(fn), fn.definitions())
+    assert loads == {"%x", "%z"} and allocs == {"%a"}

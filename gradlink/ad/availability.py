@@ -363,8 +363,9 @@ def frozen_loads(cfg: CFG, defs: dict[str, Instr]) -> tuple[set[str], set[str]]:
     """Loads from malloc/calloc memory that nothing writes after them: the memory stays as the
     load saw it until the reverse sweep, provided its free waits for the reverse sweep too
     (which the synthesis arranges for the allocations returned). The memory must not escape:
-    its pointer only addresses loads, stores, memset/memcpy and its free. Returns (the loads,
-    their allocations)."""
+    its pointer only addresses loads, stores, memset/memcpy and its free; and it is allocated
+    outside loops, so that deferring frees holds one allocation, not one per iteration.
+    Returns (the loads, their allocations)."""
     fn = cfg.fn
     uses: dict[str, list[Instr]] = {}
     for ins in fn.instructions():
@@ -378,6 +379,8 @@ def frozen_loads(cfg: CFG, defs: dict[str, Instr]) -> tuple[set[str], set[str]]:
     for alloc in fn.instructions():
         if alloc.opcode != "call" or alloc.callee not in ("@malloc", "@calloc") or not alloc.name:
             continue
+        if cfg.in_loop(alloc.block):      # deferring the frees of every iteration's allocation
+            continue                      # could hold unbounded memory until the reverse sweep
         loads, writes = _accesses(alloc.name, uses)
         if loads is None or not loads:
             continue
