@@ -87,11 +87,12 @@ class Row:
         return vals.get(self.grad_key, vals.get("grad_ms"))
 
 
-def build(src: Path, out: Path, ad_first: bool, env: dict[str, str]) -> None:
+def build(src: Path, out: Path, ad_first: bool, env: dict[str, str], march: str) -> None:
     obj = out.with_suffix(".o")
     cc = "clang++-22" if src.suffix in (".cpp", ".cc") else "clang-22"
-    subprocess.run([cc, *CFLAGS, "-c", str(src), "-o", str(obj)], check=True, env=env)
-    cmd = [cc, "-O2", "-flto", "-fuse-ld=gradlink", str(obj), "-lm", "-o", str(out)]
+    subprocess.run([cc, f"-march={march}", *CFLAGS, "-c", str(src), "-o", str(obj)], check=True,
+                   env=env)
+    cmd = [cc, "-O2", f"-march={march}", "-flto", "-fuse-ld=gradlink", str(obj), "-lm", "-o", str(out)]
     if ad_first:
         cmd.insert(4, "-Wl,--gradlink-ad-first")
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -174,10 +175,11 @@ def fmt(v: float | None) -> str:
     return f"{v:.3g}"
 
 
-def write_results(rows: list[Row], out: Path, quick: bool, elapsed: float) -> None:
+def write_results(rows: list[Row], out: Path, quick: bool, elapsed: float, march: str) -> None:
     lines = ["# gradlink benchmark results", "",
              f"Machine: {machine()}.", f"Mode: {'quick (smallest sizes; gradlink and finite differences)' if quick else 'full'}; "
-             f"run took {elapsed:.0f} s. Times are medians (ms); ratio = gradient / primal.", "",
+             f"run took {elapsed:.0f} s. Times are medians (ms); ratio = gradient / primal. "
+             f"C and C++ built with -O2 -march={march}.", "",
              "| objective | size | primal ms | gradlink grad ms | ratio | AD-first grad ms | ratio | "
              "after/first | FD ms | FD ratio | PyTorch grad ms | JAX grad ms | vs PyTorch | vs JAX | FD check |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -255,6 +257,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smallest size of each objective; no frameworks")
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--march", default="native",
+                    help="the C programs' -march (default native: XLA and PyTorch's kernels use the "
+                         "host's vector instructions too; x86-64 for portable numbers)")
     ap.add_argument("--out", default=str(HERE / "results"))
     args = ap.parse_args()
     env = dict(os.environ)
@@ -270,8 +275,8 @@ def main() -> None:
             exe = Path(tmp) / f"{src.stem}.after"
             exe_first = Path(tmp) / f"{src.stem}.first"
             if not exe.exists():
-                build(src, exe, False, env)
-                build(src, exe_first, True, env)
+                build(src, exe, False, env, args.march)
+                build(src, exe_first, True, env, args.march)
             for label, rel, extra in sizes[:1] if args.quick else sizes:
                 data = DATA / rel
                 if not data.exists():
@@ -293,7 +298,7 @@ def main() -> None:
         for name, (src_name, full, quick_spec, no_ad_first) in CASES.items():
             src = HERE / "cases" / src_name
             exe, exe_first = Path(tmp) / f"case_{src.stem}.after", Path(tmp) / f"case_{src.stem}.first"
-            build(src, exe, False, env)
+            build(src, exe, False, env, args.march)
             spec = quick_spec if args.quick else full
             row = Row(f"case {name}", spec, run(exe, spec, args.reps, []))
             err = row.values.get("check_max_rel_err", float("inf"))
@@ -304,7 +309,7 @@ def main() -> None:
                 if no_ad_first:
                     print(f"case {name}: no AD-first column: {no_ad_first}")
                 else:
-                    build(src, exe_first, True, env)
+                    build(src, exe_first, True, env, args.march)
                     row.first = run(exe_first, spec, args.reps, [])
                 row.frameworks = frameworks(row.objective, spec, args.reps)
                 check_frameworks(row)
@@ -312,7 +317,7 @@ def main() -> None:
             print(f"case {name} {spec}: primal {fmt(row.values.get('primal_ms'))} ms, "
                   f"gradient {fmt(row.values.get(row.grad_key))} ms, "
                   f"check {row.values.get('check_max_rel_err', float('nan')):.1e}")
-    write_results(rows, Path(args.out), args.quick, time.perf_counter() - t0)
+    write_results(rows, Path(args.out), args.quick, time.perf_counter() - t0, args.march)
     print(f"wrote {Path(args.out) / 'RESULTS.md'}")
 
 
