@@ -86,6 +86,11 @@ class Row:
         vals = self.frameworks.get(tool, {})
         return vals.get(self.grad_key, vals.get("grad_ms"))
 
+    def framework_ratio(self, tool: str) -> float | None:
+        """The framework's gradient time over its own primal time."""
+        g, p = self.framework_ms(tool), self.frameworks.get(tool, {}).get("primal_ms")
+        return g / p if g and p else None
+
 
 def build(src: Path, out: Path, ad_first: bool, env: dict[str, str], march: str) -> None:
     obj = out.with_suffix(".o")
@@ -178,11 +183,13 @@ def fmt(v: float | None) -> str:
 def write_results(rows: list[Row], out: Path, quick: bool, elapsed: float, march: str) -> None:
     lines = ["# gradlink benchmark results", "",
              f"Machine: {machine()}.", f"Mode: {'quick (smallest sizes; gradlink and finite differences)' if quick else 'full'}; "
-             f"run took {elapsed:.0f} s. Times are medians (ms); ratio = gradient / primal. "
+             f"run took {elapsed:.0f} s. Times are medians (ms); ratio = gradient / primal (each "
+             f"tool's own primal for PyTorch and JAX). "
              f"C and C++ built with -O2 -march={march}.", "",
              "| objective | size | primal ms | gradlink grad ms | ratio | AD-first grad ms | ratio | "
-             "after/first | FD ms | FD ratio | PyTorch grad ms | JAX grad ms | vs PyTorch | vs JAX | FD check |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "after/first | FD ms | FD ratio | PyTorch grad ms | ratio | JAX grad ms | ratio | "
+             "vs PyTorch | vs JAX | FD check |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     speedups = []
     for r in rows:
         p = r.values.get("primal_ms")
@@ -195,7 +202,8 @@ def write_results(rows: list[Row], out: Path, quick: bool, elapsed: float, march
         lines.append(
             f"| {r.objective} | {r.size} | {fmt(p)} | {fmt(g)} | {fmt(g / p if g and p else None)} | "
             f"{fmt(gf)} | {fmt(gf / p if gf and p else None)} | {fmt(gf / g if g and gf else None)} | "
-            f"{fmt(fd)} | {fmt(fd / p if fd and p else None)} | {fmt(pt)} | {fmt(jx)} | "
+            f"{fmt(fd)} | {fmt(fd / p if fd and p else None)} | {fmt(pt)} | "
+            f"{fmt(r.framework_ratio('PyTorch'))} | {fmt(jx)} | {fmt(r.framework_ratio('JAX'))} | "
             f"{fmt(pt / g if pt and g else None)} | {fmt(jx / g if jx and g else None)} | "
             f"{r.values.get('check_max_rel_err', float('nan')):.1e} |")
     lines.append("")
@@ -237,12 +245,18 @@ def write_results(rows: list[Row], out: Path, quick: bool, elapsed: float, march
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         labels = [f"{r.objective}\n{r.size}" for r in rows]
-        after = [(r.values.get(r.grad_key) or 0) / (r.values.get("primal_ms") or 1) for r in rows]
-        first = [(r.first.get(r.grad_key) or 0) / (r.values.get("primal_ms") or 1) for r in rows]
+        series = {
+            "gradlink (AD after optimization)":
+                [(r.values.get(r.grad_key) or 0) / (r.values.get("primal_ms") or 1) for r in rows],
+            "AD first": [(r.first.get(r.grad_key) or 0) / (r.values.get("primal_ms") or 1) for r in rows],
+            "PyTorch": [r.framework_ratio("PyTorch") or 0 for r in rows],
+            "JAX": [r.framework_ratio("JAX") or 0 for r in rows],
+        }
         fig, ax = plt.subplots(figsize=(max(6, len(rows) * 1.2), 4))
         xs = range(len(rows))
-        ax.bar([x - 0.2 for x in xs], after, 0.4, label="gradlink (AD after optimization)")
-        ax.bar([x + 0.2 for x in xs], first, 0.4, label="AD first")
+        width = 0.8 / len(series)
+        for k, (label, ratios) in enumerate(series.items()):
+            ax.bar([x - 0.4 + (k + 0.5) * width for x in xs], ratios, width, label=label)
         ax.set_xticks(list(xs), labels, fontsize=7)
         ax.set_yscale("log")
         ax.set_ylabel("gradient time / primal time")
