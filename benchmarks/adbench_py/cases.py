@@ -1,6 +1,6 @@
 """Shared pieces of the PyTorch rewrites of the case studies (benchmarks/cases/*.c, *.cpp):
-measure() (timing, finite-difference check, report); spec() (the size-spec argument) is
-sizespec.spec, shared with the JAX rewrites."""
+measure(): timing, the finite-difference check and the report. The size-spec argument is
+parsed by sizespec.spec, shared with the JAX rewrites."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import numpy as np
 import torch
 
 from readers import fd_check, median_ms, report
-from sizespec import spec  # noqa: F401  (the torch_* scripts import it from here)
 
 
 def measure(f: Callable[[torch.Tensor], torch.Tensor], x0: np.ndarray, reps: int,

@@ -13,7 +13,7 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NoReturn
 
 import numpy as np
 
@@ -22,7 +22,7 @@ class DataError(Exception):
     pass
 
 
-def die(path: str, msg: str) -> "NoReturn":  # noqa: F821
+def die(path: str, msg: str) -> NoReturn:
     print(f"error: {path}: {msg}", file=sys.stderr)
     raise SystemExit(1)
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from cases import measure, spec
+from cases import measure
+from sizespec import spec
 from readers import args
 
 torch.set_default_dtype(torch.float64)
