@@ -133,9 +133,7 @@ declare double @__enzyme_autodiff(ptr, ...)
 """)
 
 
-def test_returned_pointer_into_active_memory_is_an_error_not_a_zero() -> None:
-    with pytest.raises(ADError, match="pick returns a pointer that may point into active memory"):
-        differentiate("""
+PICK = """
 define ptr @pick(ptr %a, i64 %i) noinline {
 entry:
   %p = getelementptr double, ptr %a, i64 %i
@@ -154,4 +152,23 @@ entry:
   ret void
 }
 declare double @__enzyme_autodiff(ptr, ...)
-""")
+"""
+
+
+def test_returned_pointer_into_active_memory_comes_with_its_shadow() -> None:
+    """The augmented forward of a function returning a pointer into active memory returns
+    {pointer, shadow}; the caller's load adjoint goes through the shadow."""
+    texts = function_texts(differentiate(PICK))
+    aug = next(t for n, t in texts.items() if "gl.aug.pick" in n)
+    assert aug.startswith("define internal { ptr, ptr }") or "{ptr, ptr}" in aug.splitlines()[0]
+    diffe = next(t for n, t in texts.items() if "gl.diffe.f" in n)
+    assert "extractvalue" in diffe
+
+
+def test_returned_pointer_without_a_shadow_is_an_error_not_a_zero() -> None:
+    """A callee returning a pointer into memory that has no shadow (a global) while the caller
+    treats it as active: a clean error, never a silent zero."""
+    with pytest.raises(ADError, match="no shadow"):
+        differentiate(PICK.replace("  %p = getelementptr double, ptr %a, i64 %i\n  ret ptr %p",
+                                   "  %p = getelementptr double, ptr @g, i64 %i\n  ret ptr %p")
+                      + "@g = global [4 x double] zeroinitializer\n")

@@ -334,7 +334,8 @@ class Differentiator:
         if self._existing(aug_name):
             ret0 = None if not outs else out_types[0] if len(outs) == 1 else \
                 Type("struct", fields=tuple(out_types))
-            pair0 = CalleeDerivative(aug_name, f'@"gl.rev.{base}.{sig.key()}"', ret0, outs)
+            pair0 = CalleeDerivative(aug_name, f'@"gl.rev.{base}.{sig.key()}"', ret0, outs,
+                                     shadow_return=sig.shadow_return)
             self.pairs[key] = pair0
             return pair0
         ret: Type | None
@@ -345,7 +346,7 @@ class Differentiator:
         else:
             ret = Type("struct", fields=tuple(out_types))
         pair = CalleeDerivative(f'@"gl.aug.{base}.{sig.key()}"', f'@"gl.rev.{base}.{sig.key()}"',
-                                ret, outs)
+                                ret, outs, shadow_return=sig.shadow_return)
         self.pairs[key] = pair
         graph = cfg.build(fn)
         act = activity.analyze(fn, {p.name: k for p, k in zip(fn.params, sig.args)},

@@ -57,12 +57,16 @@ class Signature:
     # reverse mode: pointer parameters whose memory nothing writes while the derivative runs
     # (the caller knows), so the callee's reverse may reload from it instead of caching
     unchanged: frozenset[int] = frozenset()
+    # reverse mode: the result is a pointer into active memory, whose shadow the augmented
+    # forward function returns too ({result, shadow})
+    shadow_return: bool = False
 
     def key(self) -> str:
         code = {"const": "c", "dup": "d", "dupnoneed": "n", "out": "o"}
         return "".join(code[a] for a in self.args) + ("_r" if self.active_return else "") + (
             f"_w{self.width}" if self.width != 1 else "") + (
-            "_u" + "_".join(map(str, sorted(self.unchanged))) if self.unchanged else "")
+            "_u" + "_".join(map(str, sorted(self.unchanged))) if self.unchanged else "") + (
+            "_s" if self.shadow_return else "")
 
 
 @dataclass
@@ -74,6 +78,7 @@ class CalleeDerivative:
     ret: Type | None             # rev's return type
     out_positions: list[int]     # which parameters' adjoints rev returns, in order
     custom_signature: Signature | None = None    # a user's registered pair fixes the activity
+    shadow_return: bool = False  # aug returns {result, shadow of the result}
 
 
 @dataclass
@@ -291,7 +296,9 @@ class ReverseSynthesis(PrimalSources):
                 kinds.append("const")
         unchanged = frozenset(i for i, v in enumerate(ins.operands) if v.type.is_ptr and
                               availability.root(v.ref, self.defs) in self.avail.readonly)
-        return Signature(kinds, self.active(ins.name), unchanged=unchanged)  # struct results too
+        shadow_return = ins.type is not None and ins.type.is_ptr and ins.name in self.act.shadowed
+        return Signature(kinds, self.active(ins.name), unchanged=unchanged,  # struct results too
+                         shadow_return=shadow_return)
 
     def _callee(self, ins: Instr) -> CalleeDerivative | None:
         """The derivative pair for a call of a function defined in the module, when the call
@@ -390,7 +397,8 @@ class ReverseSynthesis(PrimalSources):
         exit_lines, ret_type = self._exit(outs)
         entry = ["gl.entry:", *self._adjoint_slots()]
         forward = [self._forward_block(b, plans.get(b.label, ([], []))[0]) for b in self.fn.blocks]
-        aug_text = "\n".join([f"define internal {self.fn.ret} {aug_name}({', '.join(params)}) "
+        aug_ret = "{ptr, ptr}" if self.sig.shadow_return else str(self.fn.ret)
+        aug_text = "\n".join([f"define internal {aug_ret} {aug_name}({', '.join(params)}) "
                               f"{self.target_attrs}{{", *sum(forward, []), "}"])
         exits = [e for e in self.exits if e in self.reachable]
         if len(exits) > 1:
@@ -409,7 +417,9 @@ class ReverseSynthesis(PrimalSources):
                               *exit_lines, "}"])
         decls = self._declarations()
         out_types = [p.type for p in outs]
-        return (Derivative(aug_name, aug_text, self.fn.ret, [], self.tape_types, decls),
+        aug_type = Type("struct", fields=(self.fn.ret, self.fn.ret)) if self.sig.shadow_return \
+            else self.fn.ret
+        return (Derivative(aug_name, aug_text, aug_type, [], self.tape_types, decls),
                 Derivative(rev_name, rev_text, ret_type, out_types, self.tape_types, decls,
                            dict(self.helpers)))
 
@@ -467,7 +477,8 @@ class ReverseSynthesis(PrimalSources):
             if op == "call" and ins.type is not None and ins.type.is_ptr and \
                     ins.callee not in ALLOCATORS and ins.callee != "@realloc" and \
                     not rules.is_inactive_call(ins.callee) and \
-                    any(v.ref in self.act.shadowed for v in ins.operands):
+                    any(v.ref in self.act.shadowed for v in ins.operands) and \
+                    not self._returns_shadow(ins):
                 raise self.fail(ins, f"{ins.callee.lstrip('@')} returns a pointer that may point "
                                      "into active memory; its shadow cannot be returned yet")
             moves = {"store", "phi", "select", "freeze", "bitcast"}
@@ -483,6 +494,12 @@ class ReverseSynthesis(PrimalSources):
                         ptr.ref not in self.act.shadowed and not self._inactive_memory(ptr.ref):
                     raise self.fail(ins, f"an active value is stored through {ptr.ref}, which has no "
                                          "shadow (a global, or memory passed as enzyme_const)")
+
+    def _returns_shadow(self, ins: Instr) -> bool:
+        """A call of a function of the module whose augmented forward returns the shadow of the
+        pointer it returns (a registered derivative cannot)."""
+        pair = self._callee(ins) if rules.is_differentiated_call(ins.callee) else None
+        return pair is not None and pair.shadow_return and pair.custom_signature is None
 
     def _inactive_memory(self, ref: str) -> bool:
         return rules.is_inactive_memory(ref, self.defs)
@@ -542,7 +559,14 @@ class ReverseSynthesis(PrimalSources):
                 exits = [e for e in self.exits if e in self.reachable]
                 if len(exits) > 1:
                     self._push(Value(I32, str(exits.index(label))))
-            b.emit(primal_text(term))
+            if term.opcode == "ret" and self.sig.shadow_return:   # {result, its shadow}
+                v = term.operands[0]
+                first, both = b.fresh("ret"), b.fresh("ret")
+                b.emit(f"{first} = insertvalue {{ptr, ptr}} poison, ptr {v.ref}, 0")
+                b.emit(f"{both} = insertvalue {{ptr, ptr}} {first}, ptr {self._shadow_of(v, term)}, 1")
+                b.emit(f"ret {{ptr, ptr}} {both}")
+            else:
+                b.emit(primal_text(term))
         return [f"{label_ref(label)}:", *b.lines]
 
     def _shadow_of(self, v: Value, ins: Instr) -> str:
@@ -567,6 +591,12 @@ class ReverseSynthesis(PrimalSources):
         callee = self._callee(ins) if op == "call" else None
         if callee is not None:
             args = ", ".join(self._call_args(ins, lambda v: v))
+            if callee.shadow_return and ins.name:          # {result, its shadow}
+                both = b.fresh("both")
+                b.emit(f"{both} = call {{ptr, ptr}} {callee.aug}({args})")
+                b.emit(f"{ins.name} = extractvalue {{ptr, ptr}} {both}, 0")
+                b.emit(f"{self.shadow_ref(ins.name)} = extractvalue {{ptr, ptr}} {both}, 1")
+                return
             result = f"{ins.name} = " if ins.name else ""
             b.emit(f"{result}call {ins.type or 'void'} {callee.aug}({args})")
             return

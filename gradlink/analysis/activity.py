@@ -62,6 +62,11 @@ def _root_alloca(name: str, defs: dict[str, Instr]) -> list[Instr] | None:
             work.append(ins.operands[0].ref)       # realloc keeps the allocation's identity
         elif ins.opcode in ("getelementptr", "bitcast", "addrspacecast", "freeze") and ins.operands:
             work.append(ins.operands[0].ref)
+        elif ins.opcode == "call" and ins.type is not None and ins.type.is_ptr and \
+                rules.is_differentiated_call(ins.callee):
+            # a pointer a function of ours returns points into memory it was given (when it
+            # does not, the callee's derivative has no shadow to return and says so)
+            work.extend(v.ref for v in ins.operands if v.type.is_ptr)
         elif ins.opcode == "phi":
             work.extend(v.ref for v, _ in ins.incoming)
         elif ins.opcode == "select":
@@ -134,6 +139,11 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
     elif op == "call" and ins.callee in REALLOCATORS and ins.operands:
         if ins.operands[0].ref in act.shadowed:
             act.shadowed.add(name)
+    elif op == "call" and ins.type.is_ptr and rules.is_differentiated_call(ins.callee) and \
+            ins.callee not in ALLOCATORS and any(u in act.shadowed for u in used):
+        # a pointer a differentiated callee returns from active memory it was given: the
+        # callee's augmented forward returns its shadow as well
+        act.shadowed.add(name)
     elif op == "load":
         if ins.operands[0].ref in act.shadowed:
             if ins.type.has_float or float_bits(name, act):
