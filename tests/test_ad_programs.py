@@ -76,7 +76,7 @@ PROGRAMS: dict[str, Prog] = {
     # control flow
     "branch_relu3": P("branch_relu3", min_checks=20),
     "sqrt_zero_branch": P("sqrt_zero_branch", min_checks=6),
-    "returned_pointer": P("returned_pointer", min_checks=4),
+    "returned_pointer": P("returned_pointer", min_checks=5),
     "select": P("select", min_checks=11),
     "switch_mode": P("switch_mode", min_checks=2),
     "loop_const": P("loop_const", min_checks=6),

@@ -547,6 +547,9 @@ class Differentiator:
         return self.derivatives[key]
 
     def forward_callee(self, callee: str, sig: Signature) -> ForwardCallee | None:
+        if callee in self.registry.tangents and sig.shadow_return:
+            raise ADError(f"{callee.lstrip('@')} returns a pointer into active memory; its "
+                          "registered tangent cannot return the pointer's shadow")
         if callee in self.registry.tangents:
             if sig.width != 1:
                 raise ADError(f"the registered tangent of {callee.lstrip('@')} has one lane; "
@@ -558,7 +561,7 @@ class Differentiator:
         if len(fn.params) != len(sig.args):
             raise ADError(f"cannot differentiate a variadic call of {callee.lstrip('@')}")
         d = self.forward(callee, sig, pair=True)
-        return ForwardCallee(d.name, sig.active_return)
+        return ForwardCallee(d.name, sig.active_return or sig.shadow_return)
 
     def _call_forward(self, req: Request) -> str:
         call = req.call

@@ -94,7 +94,7 @@ class ForwardSynthesis:
                     params += [f"{p.type} {self.tangent_ref(p.name, k)}" for k in self.lanes]
         self.pair = pair
         ret = self.fn.ret
-        if not self.sig.active_return:
+        if not self.sig.active_return and not self.sig.shadow_return:
             ret_type = str(ret)
         elif pair:
             ret_type = self.pair_type()
@@ -133,7 +133,8 @@ class ForwardSynthesis:
         if op == "call" and ins.type is not None and ins.type.is_ptr and \
                 ins.callee not in ALLOCATORS and ins.callee != "@realloc" and \
                 not tape.is_pop(ins.callee) and not rules.is_inactive_call(ins.callee) and \
-                any(v.ref in self.act.shadowed for v in ins.operands):
+                any(v.ref in self.act.shadowed for v in ins.operands) and \
+                not (ins.name in self.act.shadowed and self._callee(ins) is not None):
             raise self.fail(ins, f"{ins.callee.lstrip('@')} returns a pointer that may point "
                                  "into active memory; its shadow cannot be returned yet")
         if op == "call" and (tape.is_push(ins.callee) or tape.is_pop(ins.callee)):
@@ -181,14 +182,17 @@ class ForwardSynthesis:
             b.emit(f"{self.sh(Value(t, ins.name), ins)} = call ptr {tape.pop_fn(t, 'tpop')}()")
 
     def _ret(self, ins: Instr) -> None:
-        if not self.sig.active_return or not ins.operands:
+        if not (self.sig.active_return or self.sig.shadow_return) or not ins.operands:
             self.b.emit(primal_text(ins))
             return
         v = ins.operands[0]
         if not self.pair and self.width == 1:
             self.b.emit(f"ret {self.t_or_zero(v)}")
             return
-        fields = ([v] if self.pair else []) + [self.t_or_zero(v, k) for k in self.lanes]
+        if self.sig.shadow_return:           # a pointer into active memory and its shadows
+            fields = [v] + [Value(v.type, self.sh(v, ins, k)) for k in self.lanes]
+        else:
+            fields = ([v] if self.pair else []) + [self.t_or_zero(v, k) for k in self.lanes]
         st = "{ " + ", ".join(str(f.type) for f in fields) + " }"
         agg = "poison"
         for i, f in enumerate(fields):
@@ -370,13 +374,14 @@ class ForwardSynthesis:
     def call_signature(self, ins: Instr) -> Signature:
         kinds = ["dup" if self.varied(v) or v.ref in self.act.shadowed else "const"
                  for v in ins.operands]
-        return Signature(kinds, self.varied(ins.name), self.width)
+        shadow_return = ins.type is not None and ins.type.is_ptr and ins.name in self.act.shadowed
+        return Signature(kinds, self.varied(ins.name), self.width, shadow_return=shadow_return)
 
     def _callee(self, ins: Instr) -> ForwardCallee | None:
         if not rules.is_differentiated_call(ins.callee):
             return None
         sig = self.call_signature(ins)
-        if not sig.active_return and all(k == "const" for k in sig.args):
+        if not sig.active_return and not sig.shadow_return and all(k == "const" for k in sig.args):
             return None
         return self.callees(ins.callee, sig)
 
@@ -400,7 +405,8 @@ class ForwardSynthesis:
         self.b.emit(f"{pair} = call {pt} {callee.name}({', '.join(args)})")
         self.b.emit(f"{ins.name} = extractvalue {pt} {pair}, 0")
         for k in self.lanes:
-            self.b.emit(f"{self.tangent_ref(ins.name, k)} = extractvalue {pt} {pair}, {k + 1}")
+            lane = self.sh(Value(t, ins.name), ins, k) if t.is_ptr else self.tangent_ref(ins.name, k)
+            self.b.emit(f"{lane} = extractvalue {pt} {pair}, {k + 1}")
 
 
 def _align(ins: Instr) -> str:

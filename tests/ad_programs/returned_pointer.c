@@ -1,8 +1,10 @@
 /* Accessors that return pointers into active memory (std::array::operator[] when it is not
    inlined): the augmented forward returns the pointer's shadow too, so stores and loads through
-   it carry adjoints. Reads through one accessor, writes through another, and one accessor that
-   calls the other. */
+   it carry adjoints (and tangents, in forward mode). Reads through one accessor, writes through
+   another, and one accessor that calls the other. */
 #include "ad.h"
+
+double __enzyme_fwddiff(void *, ...);
 
 typedef struct { double v[4]; } Arr;
 
@@ -28,5 +30,10 @@ int main(int argc, char **argv) {
     double x[4] = {0.3, -0.7, 1.1, 0.5}, dx[4] = {0};
     __enzyme_autodiff((void *)model, enzyme_dup, x, dx, enzyme_const, N);
     for (int i = 0; i < N; i++) check_fd(lbl("dx", i), dx[i], fd_partial(model_p, x, N, i, 0));
+    /* forward mode through the same accessors: <grad, v> = the tangent along v */
+    double v[4] = {1.0, -0.5, 0.25, 2.0}, want = 0;
+    for (int i = 0; i < N; i++) want += dx[i] * v[i];
+    double t = __enzyme_fwddiff((void *)model, enzyme_dup, x, v, enzyme_const, N);
+    check_exact("tangent", t, want);
     return ad_done();
 }
