@@ -135,8 +135,7 @@ PROGRAMS: dict[str, Prog] = {
     "libm_fmod": P("libm_fmod", min_checks=4),
     "libm_ldexp": P("libm_ldexp"),
     "maxpool": P("maxpool", min_checks=4),
-    "complex_mul": P("complex_mul", min_checks=2, xfail=(
-        "not implemented yet: __muldc3 (C99 complex multiplication)")),
+    "complex_mul": P("complex_mul", min_checks=7),
 }
 
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gradlink.ad import expr, rules, shadows, tape
+from gradlink.ad import complexmul, expr, rules, shadows, tape
 from gradlink.ad.builder import Builder
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.reverse import Derivative, Signature, primal_text
@@ -239,7 +239,7 @@ class ForwardSynthesis:
                 self.b.declarations.setdefault("@free", "declare void @free(ptr)")
                 for k in self.lanes:
                     self.b.emit(f"call void @free(ptr {self.sh(ins.operands[0], ins, k)})")
-        elif callee == "@realloc":
+        elif callee == "@realloc" or complexmul.is_complex_mul(ins):
             pass
         elif rules.rule_for_call(callee) is None and not rules.is_inactive_call(callee) and \
                 not callee.startswith(("@llvm.vector.reduce", "@llvm.")) and (
@@ -323,6 +323,16 @@ class ForwardSynthesis:
             agg, elt = ins.operands
             b.emit(f"{name} = insertvalue {self.t_or_zero(agg, k)}, {self.t_or_zero(elt, k)}, "
                    + ", ".join(map(str, ins.indices)))
+            return
+        if complexmul.is_complex_mul(ins):
+            elem = ins.operands[0].type
+            vals = dict(zip(complexmul.OPERANDS, ins.operands))
+            dots = {w: self.t(v, k) for w, v in vals.items()}
+            agg = "poison"
+            for i, tv in enumerate(complexmul.tangents(b, vals, dots)):
+                nxt = name if i == 1 else b.fresh("ct")
+                b.emit(f"{nxt} = insertvalue {t} {agg}, {elem} {(tv or b.zero(elem)).ref}, {i}")
+                agg = nxt
             return
         if op == "call" and ins.callee.startswith(_REDUCE_FADD):
             start, vec = ins.operands

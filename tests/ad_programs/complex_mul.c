@@ -1,6 +1,10 @@
-/* C99 complex multiplication: clang calls the runtime's __muldc3. */
+/* C99 complex multiplication: clang multiplies inline and calls the runtime's __muldc3 when the
+   product comes out NaN; __muldc3 called directly, in reverse and forward mode. */
 #include <complex.h>
 #include "ad.h"
+
+double __enzyme_fwddiff(void *, ...);
+double _Complex __muldc3(double, double, double, double);
 
 double complex_square(double re, double im) {
     double complex z = re + im * I;
@@ -8,10 +12,23 @@ double complex_square(double re, double im) {
     return creal(w) + cimag(w) * 0.5;
 }
 
+/* (p0 + p1 i)(p2 + p3 i), weighted: 2 re + 3 im */
+double direct(const double *p) {
+    double _Complex w = __muldc3(p[0], p[1], p[2], p[3]);
+    return 2 * creal(w) + 3 * cimag(w);
+}
+
 int main(void) {
     /* w = (re^2 - im^2) + i 2 re im, so f = re^2 - im^2 + re im */
     d2 g = __enzyme_autodiff2((void *)complex_square, 1.5, 0.5);
     check_exact("dre", g.a, 2 * 1.5 + 0.5);
     check_exact("dim", g.b, -2 * 0.5 + 1.5);
+    double p[4] = {0.5, -1.25, 2.0, 0.75}, dp[4] = {0};
+    __enzyme_autodiff((void *)direct, enzyme_dup, p, dp);
+    double want[4] = {2 * p[2] + 3 * p[3], -2 * p[3] + 3 * p[2], 2 * p[0] + 3 * p[1], -2 * p[1] + 3 * p[0]};
+    for (int i = 0; i < 4; i++) check_exact(lbl("dp", i), dp[i], want[i]);
+    double v[4] = {1.0, 0.5, -2.0, 0.25}, dot = 0;
+    for (int i = 0; i < 4; i++) dot += want[i] * v[i];
+    check_exact("tangent", __enzyme_fwddiff((void *)direct, enzyme_dup, p, v), dot);
     return ad_done();
 }
