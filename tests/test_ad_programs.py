@@ -135,7 +135,7 @@ PROGRAMS: dict[str, Prog] = {
     "libm_fmod": P("libm_fmod", min_checks=4),
     "libm_ldexp": P("libm_ldexp"),
     "maxpool": P("maxpool", min_checks=4),
-    "complex_mul": P("complex_mul", min_checks=7),
+    "complex_mul": P("complex_mul", min_checks=12),
 }
 
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gradlink.ad import complexmul, expr, rules, shadows, tape
+from gradlink.ad import complexops, expr, rules, shadows, tape
 from gradlink.ad.builder import Builder
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.reverse import Derivative, Signature, primal_text
@@ -239,7 +239,7 @@ class ForwardSynthesis:
                 self.b.declarations.setdefault("@free", "declare void @free(ptr)")
                 for k in self.lanes:
                     self.b.emit(f"call void @free(ptr {self.sh(ins.operands[0], ins, k)})")
-        elif callee == "@realloc" or complexmul.is_complex_mul(ins):
+        elif callee == "@realloc" or complexops.is_complex_op(ins):
             pass
         elif rules.rule_for_call(callee) is None and not rules.is_inactive_call(callee) and \
                 not callee.startswith(("@llvm.vector.reduce", "@llvm.")) and (
@@ -324,12 +324,12 @@ class ForwardSynthesis:
             b.emit(f"{name} = insertvalue {self.t_or_zero(agg, k)}, {self.t_or_zero(elt, k)}, "
                    + ", ".join(map(str, ins.indices)))
             return
-        if complexmul.is_complex_mul(ins):
+        if complexops.is_complex_op(ins):
             elem = ins.operands[0].type
-            vals = dict(zip(complexmul.OPERANDS, ins.operands))
-            dots = {w: self.t(v, k) for w, v in vals.items()}
+            dots = {w: self.t(v, k) for w, v in zip(complexops.OPERANDS, ins.operands)}
+            result = ins.value if complexops.reads_result(ins) else None
             agg = "poison"
-            for i, tv in enumerate(complexmul.tangents(b, vals, dots)):
+            for i, tv in enumerate(complexops.tangents(b, ins, list(ins.operands), result, dots)):
                 nxt = name if i == 1 else b.fresh("ct")
                 b.emit(f"{nxt} = insertvalue {t} {agg}, {elem} {(tv or b.zero(elem)).ref}, {i}")
                 agg = nxt

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from gradlink.ad import availability, complexmul, expr, rules, shadows, tape
+from gradlink.ad import availability, complexops, expr, rules, shadows, tape
 from gradlink.ad.builder import Builder, float_literal
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.sourcing import LOOP_SLOT_MARK, PrimalSources, record_name
@@ -346,8 +346,8 @@ class ReverseSynthesis(PrimalSources):
             return []
         if op == "call" and ins.callee.startswith(_REDUCE_MINMAX):
             return [ins.operands[0], ins.value]  # type: ignore[list-item]
-        if complexmul.is_complex_mul(ins):
-            return list(ins.operands)
+        if complexops.is_complex_op(ins):
+            return list(ins.operands) + ([ins.value] if complexops.reads_result(ins) else [])  # type: ignore[list-item]
         rule = self._rule(ins)
         if rule is None:
             return []
@@ -662,7 +662,7 @@ class ReverseSynthesis(PrimalSources):
         if rules.rule_for_call(callee) is not None or rules.is_inactive_call(callee):
             return
         if callee.startswith("@llvm.vector.reduce.fadd") or callee.startswith(_REDUCE_MINMAX) or \
-                complexmul.is_complex_mul(ins):
+                complexops.is_complex_op(ins):
             return
         if touches or self.active(ins.name):
             what = f"function {callee.lstrip('@')}" if callee.startswith("@") else "an indirect call"
@@ -796,8 +796,8 @@ class ReverseSynthesis(PrimalSources):
             return
         t = self.adj_type(ins.value)  # type: ignore[arg-type]
         g = self.take_adjoint(ins.name, t)  # type: ignore[arg-type]
-        if complexmul.is_complex_mul(ins):
-            self._reverse_complex_mul(ins, g)
+        if complexops.is_complex_op(ins):
+            self._reverse_complex(ins, g)
             return
         if op == "load":
             ptr = ins.operands[0]
@@ -877,16 +877,17 @@ class ReverseSynthesis(PrimalSources):
         else:
             self._reverse_rule(ins, g)
 
-    def _reverse_complex_mul(self, ins: Instr, g: Value) -> None:
+    def _reverse_complex(self, ins: Instr, g: Value) -> None:
         elem = ins.operands[0].type
         parts = []
         for i in (0, 1):
             name = self.b.fresh("cg")
             self.b.emit(f"{name} = extractvalue {g}, {i}")
             parts.append(Value(elem, name))
-        vals = {w: self.val(v) for w, v in zip(complexmul.OPERANDS, ins.operands)}
-        for w, adj in complexmul.adjoints(self.b, vals, *parts).items():
-            self.add_adjoint(ins.operands[complexmul.OPERANDS.index(w)], adj)
+        vals = [self.val(v) for v in ins.operands]
+        result = self.val(ins.value) if complexops.reads_result(ins) else None  # type: ignore[arg-type]
+        for w, adj in complexops.adjoints(self.b, ins, vals, result, *parts).items():
+            self.add_adjoint(ins.operands[complexops.OPERANDS.index(w)], adj)
 
     def _reverse_call(self, ins: Instr, callee: CalleeDerivative) -> None:
         args = self._call_args(ins, lambda v: self.env.get(v.ref, v))

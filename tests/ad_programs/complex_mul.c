@@ -1,10 +1,18 @@
-/* C99 complex multiplication: clang multiplies inline and calls the runtime's __muldc3 when the
-   product comes out NaN; __muldc3 called directly, in reverse and forward mode. */
+/* C99 complex multiplication and division: clang multiplies inline and calls the runtime's
+   __muldc3 when the product comes out NaN, and divides by calling __divdc3; __muldc3 called
+   directly and a complex quotient, in reverse and forward mode. */
 #include <complex.h>
 #include "ad.h"
 
 double __enzyme_fwddiff(void *, ...);
 double _Complex __muldc3(double, double, double, double);
+
+/* Re and Im of (p0 + p1 i) / (p2 + p3 i), weighted */
+double quotient(const double *p) {
+    double complex w = (p[0] + p[1] * I) / (p[2] + p[3] * I);
+    return creal(w) - 0.5 * cimag(w);
+}
+static double quotient_p(const double *p, void *c) { (void)c; return quotient(p); }
 
 double complex_square(double re, double im) {
     double complex z = re + im * I;
@@ -30,5 +38,13 @@ int main(void) {
     double v[4] = {1.0, 0.5, -2.0, 0.25}, dot = 0;
     for (int i = 0; i < 4; i++) dot += want[i] * v[i];
     check_exact("tangent", __enzyme_fwddiff((void *)direct, enzyme_dup, p, v), dot);
+    double dq[4] = {0};
+    __enzyme_autodiff((void *)quotient, enzyme_dup, p, dq);
+    double qdot = 0;
+    for (int i = 0; i < 4; i++) {
+        check_fd(lbl("dq", i), dq[i], fd_partial(quotient_p, p, 4, i, 0));
+        qdot += dq[i] * v[i];
+    }
+    check_exact("qtangent", __enzyme_fwddiff((void *)quotient, enzyme_dup, p, v), qdot);
     return ad_done();
 }
