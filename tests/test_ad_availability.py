@@ -449,3 +449,4 @@ def test_frozen_loads_need_the_last_write_behind_and_no_loop_around() -> None:
     fn = parse_function(FROZEN_IR.replace("  store double 3.0, ptr %a\n", ""))
     loads, allocs = availability.frozen_loads(cfg.build(fn), fn.definitions())
     assert loads == {"%x", "%z"} and allocs == {"%a"}
+

@@ -127,8 +127,7 @@ PROGRAMS: dict[str, Prog] = {
     # not implemented yet
     "multi_out_f2": P("multi_out_f2", min_checks=4),
     "multi_out_sret": P("multi_out_sret", min_checks=4),
-    "indirect_call": P("indirect_call", xfail=(
-        "not implemented yet: indirect calls through function pointers on active data")),
+    "indirect_call": P("indirect_call", min_checks=3),
     "cxx_exceptions": P("cxx_exceptions.cpp", xfail=(
         "not implemented yet: invoke (C++ exceptions) on active data")),
     "struct_copy": P("struct_copy", min_checks=7),

@@ -82,6 +82,7 @@ class Differentiator:
         self.custom_wrappers: dict[str, str] = {}
         self.custom_tape_types: set[Type] = set()
         self.parsed: dict[str, Function] = {}
+        self._address_taken: set[str] | None = None
 
     def function(self, name: str) -> Function:
         if name not in self.parsed:
@@ -310,7 +311,7 @@ class Differentiator:
             synth = ReverseSynthesis(fn, sig, graph, act, self.locations.where,
                                      self._target_attrs(fn), callees=self.callee_pair,
                                      structs=self.structs, metadata=self.metadata,
-                                     writes=self.writes)
+                                     writes=self.writes, targets=self.indirect_targets)
             self.derivatives[key] = synth.run(name)
         return self.derivatives[key]
 
@@ -353,9 +354,28 @@ class Differentiator:
                                sig.active_return, typeinfo.TypeAnalysis(fn, self.structs))
         synth = ReverseSynthesis(fn, sig, graph, act, self.locations.where,
                                  self._target_attrs(fn), callees=self.callee_pair, split=True,
-                                 structs=self.structs, metadata=self.metadata, writes=self.writes)
+                                 structs=self.structs, metadata=self.metadata, writes=self.writes,
+                                 targets=self.indirect_targets)
         self.split_functions.extend(synth.run_split(pair.aug, pair.rev))
         return pair
+
+    def indirect_targets(self, ins: Instr) -> list[str]:
+        """The functions an indirect call may reach: those of the module whose address is taken
+        (named anywhere but as a callee) with the call's parameter and result types."""
+        if self._address_taken is None:
+            taken = set()
+            for m in re.finditer(r'(@"[^"]+"|@[-a-zA-Z$._0-9]+)(?![-a-zA-Z$._0-9"])(?!\s*\()',
+                                 self.text):
+                if m.group(1) in self.fns:
+                    taken.add(m.group(1))
+            self._address_taken = taken
+        out = []
+        for name in sorted(self._address_taken):
+            fn = self.function(name)
+            if [p.type for p in fn.params] == [v.type for v in ins.operands] and \
+                    str(fn.ret) == str(ins.type or "void") and "..." not in fn.header:
+                out.append(name)
+        return out
 
     def writes(self, callee: str) -> set[int] | None:
         """The parameters a function of the module may write through, from LLVM's attribute

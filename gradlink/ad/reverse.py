@@ -30,13 +30,14 @@ from gradlink.analysis.typeinfo import TypeAnalysis
 from gradlink.analysis.cfg import CFG
 from gradlink.ir.model import Block, Function, Instr, Value
 from gradlink.ir.printer import label_ref
-from gradlink.ir.types import I32, I64, Type
+from gradlink.ir.types import I32, I64, PTR, Type
 
 _ALIGN = re.compile(r",\s*align (\d+)")
 _REDUCE_MINMAX = ("@llvm.vector.reduce.fmax", "@llvm.vector.reduce.fmin",
                   "@llvm.vector.reduce.fmaximum", "@llvm.vector.reduce.fminimum")
 # Loop metadata holds source locations of the original function: invalid in another function.
 _LOOP_MD = re.compile(r",\s*!llvm\.loop !\d+")
+_INDIRECT_MESSAGE = "gradlink: an indirect call reached a function without a derivative\n"
 # Sums of adjoint contributions may be reassociated (and contracted into fmas): their order is
 # the synthesis's choice, not the program's; it lets the optimizer vectorize the reductions a
 # reverse loop turns reads of one value into.
@@ -79,6 +80,9 @@ class CalleeDerivative:
     out_positions: list[int]     # which parameters' adjoints rev returns, in order
     custom_signature: Signature | None = None    # a user's registered pair fixes the activity
     shadow_return: bool = False  # aug returns {result, shadow of the result}
+    # an indirect call: (target, its aug, its rev) for every function it may reach; aug and rev
+    # are then chosen at run time by comparing the called pointer with the targets
+    dispatch: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass
@@ -99,9 +103,11 @@ class ReverseSynthesis(PrimalSources):
                  callees: Callable[[str, Signature], CalleeDerivative | None] | None = None,
                  split: bool = False, structs: dict[str, Type] | None = None,
                  metadata: dict[str, str] | None = None,
-                 writes: Callable[[str], set[int] | None] | None = None) -> None:
+                 writes: Callable[[str], set[int] | None] | None = None,
+                 targets: Callable[[Instr], list[str]] | None = None) -> None:
         self.fn, self.sig, self.cfg, self.act = fn, sig, cfg, act
         self.callees = callees or (lambda name, sig: None)
+        self.targets = targets or (lambda ins: [])
         self.split = split
         self.callee_cache: dict[tuple[str, str], CalleeDerivative | None] = {}
         self.structs = structs or {}
@@ -274,6 +280,8 @@ class ReverseSynthesis(PrimalSources):
                 want(ins.operands[2])
                 continue
             if op == "call" and self._callee(ins) is not None:
+                if ins.callee.startswith("%"):           # indirect: the reverse dispatches too
+                    want(Value(PTR, ins.callee))
                 for v in ins.operands:
                     want(v)
                     if v.ref in self.act.shadowed:
@@ -303,6 +311,8 @@ class ReverseSynthesis(PrimalSources):
     def _callee(self, ins: Instr) -> CalleeDerivative | None:
         """The derivative pair for a call of a function defined in the module, when the call
         touches active data; None for rule-based, inactive or untouched calls."""
+        if ins.opcode == "call" and ins.callee.startswith("%"):
+            return self._indirect_callee(ins)
         if ins.opcode != "call" or not rules.is_differentiated_call(ins.callee):
             return None
         sig = self.call_signature(ins)
@@ -318,6 +328,57 @@ class ReverseSynthesis(PrimalSources):
                                              f"needs a shadow for {v.ref}, which has none")
             self.callee_cache[key] = pair
         return self.callee_cache[key]
+
+    def _indirect_callee(self, ins: Instr) -> CalleeDerivative | None:
+        """An indirect call touching active data: the pairs of every function of the module it
+        may reach (address taken, same type). None when it touches nothing active or may reach
+        nothing we can differentiate (then it is refused as before)."""
+        sig = self.call_signature(ins)
+        if not sig.active_return and all(k == "const" for k in sig.args):
+            return None
+        key = (ins.callee, sig.key())
+        if key not in self.callee_cache:
+            entries = []
+            for name in self.targets(ins):
+                pair = self.callees(name, sig)
+                if pair is None or pair.custom_signature is not None:
+                    raise self.fail(ins, f"an indirect call may reach {name.lstrip('@')}, whose "
+                                         "derivative cannot be chosen at run time")
+                entries.append((name, pair))
+            if not entries:
+                self.callee_cache[key] = None
+            else:
+                first = entries[0][1]
+                self.callee_cache[key] = CalleeDerivative(
+                    "", "", first.ret, first.out_positions, shadow_return=first.shadow_return,
+                    dispatch=tuple((n, p.aug, p.rev) for n, p in entries))
+        return self.callee_cache[key]
+
+    def _dispatch(self, ins: Instr, callee: CalleeDerivative, rev: bool, fnptr: str,
+                  types: list[str], ret: str) -> str:
+        """The aug (or rev) of the target the called pointer is, chosen by a chain of selects;
+        a pointer matching no target reaches a function that stops the program with a message."""
+        kind = "rev" if rev else "aug"
+        fallback = f'@"gl.indirect.unknown.{kind}.{len(self.helpers)}"'
+        params = ", ".join(f"{t} %p{k}" for k, t in enumerate(types))
+        self.helpers[fallback] = (
+            f"define internal {ret} {fallback}({params}) noreturn {{\n"
+            f"  call i64 @write(i32 2, ptr @\"gl.indirect.message\", i64 {len(_INDIRECT_MESSAGE)})\n"
+            f"  call void @abort()\n  unreachable\n}}\n")
+        text = _INDIRECT_MESSAGE.replace("\n", "\\0A")
+        self.helpers['@"gl.indirect.message"'] = (
+            f'@"gl.indirect.message" = internal constant [{len(_INDIRECT_MESSAGE)} x i8] '
+            f'c"{text}"\n')
+        self.b.declarations.setdefault("@write", "declare i64 @write(i32, ptr, i64)")
+        self.b.declarations.setdefault("@abort", "declare void @abort()")
+        chosen = fallback
+        for target, aug, rev_fn in reversed(callee.dispatch):
+            hit = self.b.fresh("is")
+            self.b.emit(f"{hit} = icmp eq ptr {fnptr}, {target}")
+            sel = self.b.fresh("fn")
+            self.b.emit(f"{sel} = select i1 {hit}, ptr {rev_fn if rev else aug}, ptr {chosen}")
+            chosen = sel
+        return chosen
 
     def _reverse_touches_memory(self, ins: Instr) -> bool:
         if ins.opcode == "load":
@@ -578,6 +639,15 @@ class ReverseSynthesis(PrimalSources):
             return v.ref
         raise self.fail(ins, f"pointer {v.ref} mixes with active pointers but has no shadow")
 
+    def _arg_types(self, ins: Instr) -> list[str]:
+        """The parameter types of a call's aug/rev: each operand's, a shadow's after it."""
+        out = []
+        for v in ins.operands:
+            out.append(str(v.type))
+            if v.ref in self.act.shadowed:
+                out.append("ptr")
+        return out
+
     def _call_args(self, ins: Instr, available: Callable[[Value], Value]) -> list[str]:
         out = []
         for v in ins.operands:
@@ -593,14 +663,18 @@ class ReverseSynthesis(PrimalSources):
         callee = self._callee(ins) if op == "call" else None
         if callee is not None:
             args = ", ".join(self._call_args(ins, lambda v: v))
+            aug = callee.aug
+            if callee.dispatch:
+                aug_ret = "{ptr, ptr}" if callee.shadow_return else str(ins.type or "void")
+                aug = self._dispatch(ins, callee, False, ins.callee, self._arg_types(ins), aug_ret)
             if callee.shadow_return and ins.name:          # {result, its shadow}
                 both = b.fresh("both")
-                b.emit(f"{both} = call {{ptr, ptr}} {callee.aug}({args})")
+                b.emit(f"{both} = call {{ptr, ptr}} {aug}({args})")
                 b.emit(f"{ins.name} = extractvalue {{ptr, ptr}} {both}, 0")
                 b.emit(f"{self.shadow_ref(ins.name)} = extractvalue {{ptr, ptr}} {both}, 1")
                 return
             result = f"{ins.name} = " if ins.name else ""
-            b.emit(f"{result}call {ins.type or 'void'} {callee.aug}({args})")
+            b.emit(f"{result}call {ins.type or 'void'} {aug}({args})")
             return
         if op == "alloca" and ins.name in self.heap_allocas:
             shadows.emit_heap_alloca(b, ins, ins.name, zeroed=False)  # type: ignore[arg-type]
@@ -891,16 +965,22 @@ class ReverseSynthesis(PrimalSources):
 
     def _reverse_call(self, ins: Instr, callee: CalleeDerivative) -> None:
         args = self._call_args(ins, lambda v: self.env.get(v.ref, v))
+        types = self._arg_types(ins)
         if self.active(ins.name):
             g = self.take_adjoint(ins.name, ins.type)  # type: ignore[arg-type]
             args.append(str(g))
+            types.append(str(ins.type))
         elif callee.custom_signature is not None and callee.custom_signature.active_return:
             args.append(str(self.b.zero(ins.type)))  # type: ignore[arg-type]  # the user's reverse wants one
+        rev = callee.rev
+        if callee.dispatch:
+            fnptr = self.env.get(ins.callee, Value(PTR, ins.callee)).ref
+            rev = self._dispatch(ins, callee, True, fnptr, types, str(callee.ret or "void"))
         if callee.ret is None:
-            self.b.emit(f"call void {callee.rev}({', '.join(args)})")
+            self.b.emit(f"call void {rev}({', '.join(args)})")
             return
         res = self.b.fresh("radj")
-        self.b.emit(f"{res} = call {callee.ret} {callee.rev}({', '.join(args)})")
+        self.b.emit(f"{res} = call {callee.ret} {rev}({', '.join(args)})")
         for k, pos in enumerate(callee.out_positions):
             operand = ins.operands[pos]
             if len(callee.out_positions) == 1:

@@ -1,4 +1,5 @@
-/* An indirect call through a function-pointer table on active data. */
+/* An indirect call through a function-pointer table on active data: the derivative picks the
+   target's augmented forward and reverse at run time, for each entry of the table. */
 #include "ad.h"
 
 typedef double (*unary)(double);
@@ -7,6 +8,7 @@ __attribute__((noinline)) double cube(double x) { return x * x * x; }
 unary table[2] = {sq, cube};
 
 double apply(double x, int k) { return table[k](x) + x; }
+static double apply_cube(double x) { return apply(x, 1); }
 
 int main(int argc, char **argv) {
     (void)argv;
@@ -14,5 +16,7 @@ int main(int argc, char **argv) {
     double x = 1.5;
     double d = __enzyme_autodiff((void *)apply, x, k);
     check_exact("apply", d, 3 * x * x + 1.0);
+    check_exact("apply0", __enzyme_autodiff((void *)apply, x, k - 1), 2 * x + 1.0);
+    check_fd("applyfd", __enzyme_autodiff((void *)apply, 0.7, k), fd1(apply_cube, 0.7));
     return ad_done();
 }

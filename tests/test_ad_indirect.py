@@ -1,0 +1,42 @@
+"""Indirect calls on active data: the derivative chooses the target's augmented forward and
+reverse at run time among the module's address-taken functions of the call's type
+(tests/ad_programs/indirect_call.c checks the gradients); a pointer to any other function stops
+the program with a message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolchain import compile_c, link, sh
+
+
+UNKNOWN_TARGET = r"""
+#include <math.h>
+#include <stdio.h>
+double __enzyme_autodiff(void *, ...);
+typedef double (*unary)(double);
+__attribute__((noinline)) double sq(double x) { return x * x; }
+unary table[2] = {sq, sqrt};        /* sqrt has no body in the program: no aug/rev to pick */
+double apply(double x, int k) { return table[k](x); }
+int main(int argc, char **argv) {
+  (void)argv;
+  printf("%g\n", __enzyme_autodiff((void *)apply, 1.5, argc - 1));   /* sq: fine */
+  fflush(stdout);
+  printf("%g\n", __enzyme_autodiff((void *)apply, 1.5, argc));       /* sqrt: stops */
+  return 0;
+}
+"""
+
+
+def test_indirect_call_to_a_function_without_a_derivative_stops_the_program(tmp_path: Path) -> None:
+    """The dispatch of an indirect call covers the functions of the module; a pointer to any
+    other function stops the program with a message instead of returning a wrong gradient."""
+    src = tmp_path / "unknown.c"
+    src.write_text(UNKNOWN_TARGET)
+    obj = compile_c(src, tmp_path / "unknown.o", "-O2", "-flto", "-fno-math-errno")
+    exe = tmp_path / "unknown"
+    link([obj, "-lm"], exe).check()
+    res = sh([exe])
+    assert res.returncode != 0
+    assert res.stdout.split() == ["3"]
+    assert "indirect call reached a function without a derivative" in res.stderr
