@@ -128,8 +128,7 @@ PROGRAMS: dict[str, Prog] = {
     "multi_out_f2": P("multi_out_f2", min_checks=4),
     "multi_out_sret": P("multi_out_sret", min_checks=4),
     "indirect_call": P("indirect_call", min_checks=3),
-    "cxx_exceptions": P("cxx_exceptions.cpp", xfail=(
-        "not implemented yet: invoke (C++ exceptions) on active data")),
+    "cxx_exceptions": P("cxx_exceptions.cpp"),
     "struct_copy": P("struct_copy", min_checks=7),
     "libm_fmod": P("libm_fmod", min_checks=4),
     "libm_ldexp": P("libm_ldexp"),

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from gradlink.ad import availability, complexops, expr, rules, shadows, tape
 from gradlink.ad.builder import Builder, float_literal
@@ -29,7 +29,7 @@ from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS, A
 from gradlink.analysis.typeinfo import TypeAnalysis
 from gradlink.analysis.cfg import CFG
 from gradlink.ir.model import Block, Function, Instr, Value
-from gradlink.ir.printer import label_ref
+from gradlink.ir.printer import label_ref, print_instruction
 from gradlink.ir.types import I32, I64, PTR, Type
 
 _ALIGN = re.compile(r",\s*align (\d+)")
@@ -38,6 +38,7 @@ _REDUCE_MINMAX = ("@llvm.vector.reduce.fmax", "@llvm.vector.reduce.fmin",
 # Loop metadata holds source locations of the original function: invalid in another function.
 _LOOP_MD = re.compile(r",\s*!llvm\.loop !\d+")
 _INDIRECT_MESSAGE = "gradlink: an indirect call reached a function without a derivative\n"
+_UNWIND_MESSAGE = "gradlink: an exception was thrown inside a differentiated function\n"
 # Sums of adjoint contributions may be reassociated (and contracted into fmas): their order is
 # the synthesis's choice, not the program's; it lets the optimizer vectorize the reductions a
 # reverse loop turns reads of one value into.
@@ -140,6 +141,7 @@ class ReverseSynthesis(PrimalSources):
         self._homes: dict[str, list[str]] | None = None   # defining name -> its SLOT values
         self.heap_allocas: set[str] = set()          # split: allocas moved to the heap
         self.loop_slots: dict[str, dict[str, Value]] = {}   # LOOP_SLOT: loop header -> slots
+        self.unwinds = False                          # the forward sweep has invokes: gl.unwind
         self.value_types: dict[str, Type] = {p.name: p.type for p in fn.params}
         for ins in fn.instructions():
             if ins.name and ins.type:
@@ -279,7 +281,7 @@ class ReverseSynthesis(PrimalSources):
                 want(Value(ins.operands[0].type, self.shadow_ref(ins.operands[0].ref)))
                 want(ins.operands[2])
                 continue
-            if op == "call" and self._callee(ins) is not None:
+            if op in ("call", "invoke") and self._callee(ins) is not None:
                 if ins.callee.startswith("%"):           # indirect: the reverse dispatches too
                     want(Value(PTR, ins.callee))
                 for v in ins.operands:
@@ -313,7 +315,7 @@ class ReverseSynthesis(PrimalSources):
         touches active data; None for rule-based, inactive or untouched calls."""
         if ins.opcode == "call" and ins.callee.startswith("%"):
             return self._indirect_callee(ins)
-        if ins.opcode != "call" or not rules.is_differentiated_call(ins.callee):
+        if ins.opcode not in ("call", "invoke") or not rules.is_differentiated_call(ins.callee):
             return None
         sig = self.call_signature(ins)
         if not sig.active_return and all(k == "const" for k in sig.args):
@@ -460,6 +462,8 @@ class ReverseSynthesis(PrimalSources):
         exit_lines, ret_type = self._exit(outs)
         entry = ["gl.entry:", *self._adjoint_slots()]
         forward = [self._forward_block(b, plans.get(b.label, ([], []))[0]) for b in self.fn.blocks]
+        if self.unwinds:
+            forward.append(self._unwind_block())
         aug_ret = "{ptr, ptr}" if self.sig.shadow_return else str(self.fn.ret)
         aug_text = "\n".join([f"define internal {aug_ret} {aug_name}({', '.join(params)}) "
                               f"{self.target_attrs}{{", *sum(forward, []), "}"])
@@ -517,6 +521,8 @@ class ReverseSynthesis(PrimalSources):
         reverse = [self._reverse_block(b, *plans[b.label]) for b in self.fn.blocks
                    if b.label in self.reachable]
         forward = [self._forward_block(b, plans.get(b.label, ([], []))[0]) for b in self.fn.blocks]
+        if self.unwinds:
+            forward.append(self._unwind_block())
         outs = [p for p, k in zip(self.fn.params, self.sig.args) if k == "out"]
         exit_lines, ret_type = self._exit(outs)
         entry = ["gl.entry:", *self._adjoint_slots()]
@@ -531,8 +537,13 @@ class ReverseSynthesis(PrimalSources):
     def _check(self) -> None:
         for ins in self.fn.instructions():
             op = ins.opcode
+            if ins.block not in self.reachable:
+                continue              # landing pads and what only they reach: not in a derivative
             if op in ("invoke", "landingpad", "resume", "callbr", "indirectbr"):
-                if any(self.active(v) or v.ref in self.act.shadowed for v in ins.operands) or self.active(ins.name):
+                touches = any(self.active(v) or v.ref in self.act.shadowed for v in ins.operands) \
+                    or self.active(ins.name)
+                callee = self._callee(ins) if op == "invoke" and touches else None
+                if touches and (callee is None or callee.dispatch or callee.shadow_return):
                     raise self.fail(ins, f"'{op}' (exceptions) on active data is not supported")
             if op == "call" and ins.callee == "asm":
                 if any(v.ref in self.act.varied or v.ref in self.act.shadowed for v in ins.operands):
@@ -571,13 +582,17 @@ class ReverseSynthesis(PrimalSources):
         b = self.b
         b.lines = []
         label = block.label
+        if label not in self.reachable:      # landing pads and what only unwinding reaches:
+            return []                        # an exception in a derivative stops it (gl.unwind)
         if self.split and block is self.fn.blocks[0]:
             b.lines += [f"  {slot.ref} = alloca {slot.type}" for slot in self.cached.values()]
         for ins in block.phis:
-            b.emit(primal_text(ins))
+            kept = [(v, blk) for v, blk in ins.incoming if blk in self.reachable]
+            b.emit(primal_text(ins) if len(kept) == len(ins.incoming)
+                   else print_instruction(replace(ins, incoming=kept)))
             if ins.name in self.act.shadowed:
                 incoming = ", ".join(f"[ {self._shadow_of(v, ins)}, %{label_ref(blk)} ]"
-                                     for v, blk in ins.incoming)
+                                     for v, blk in kept)
                 b.emit(f"{self.shadow_ref(ins.name)} = phi ptr {incoming}")  # type: ignore[arg-type]
         preds = self.cfg.preds.get(label, [])
         pushes: list[Value] = []
@@ -622,7 +637,9 @@ class ReverseSynthesis(PrimalSources):
                 exits = [e for e in self.exits if e in self.reachable]
                 if len(exits) > 1:
                     self._push(Value(I32, str(exits.index(label))))
-            if term.opcode == "ret" and self.sig.shadow_return:   # {result, its shadow}
+            if term.opcode == "invoke":
+                self._forward_invoke(term)
+            elif term.opcode == "ret" and self.sig.shadow_return:   # {result, its shadow}
                 v = term.operands[0]
                 first, both = b.fresh("ret"), b.fresh("ret")
                 b.emit(f"{first} = insertvalue {{ptr, ptr}} poison, ptr {v.ref}, 0")
@@ -631,6 +648,30 @@ class ReverseSynthesis(PrimalSources):
             else:
                 b.emit(primal_text(term))
         return [f"{label_ref(label)}:", *b.lines]
+
+    def _forward_invoke(self, ins: Instr) -> None:
+        """An invoke: of the callee's augmented forward when it touches active data; either way
+        unwinding goes to gl.unwind, which stops the program (a derivative of an execution that
+        throws is not computed, and must not come out wrong)."""
+        self.unwinds = True
+        callee = self._callee(ins)
+        normal = f'to label %{label_ref(ins.targets[0])} unwind label %"gl.unwind"'
+        if callee is None:
+            self.b.emit(re.sub(r"\bto label .*$", normal, primal_text(ins)))
+            return
+        args = ", ".join(self._call_args(ins, lambda v: v))
+        result = f"{ins.name} = " if ins.name else ""
+        self.b.emit(f"{result}invoke {ins.type or 'void'} {callee.aug}({args}) {normal}")
+
+    def _unwind_block(self) -> list[str]:
+        self.b.declarations.setdefault("@write", "declare i64 @write(i32, ptr, i64)")
+        self.b.declarations.setdefault("@abort", "declare void @abort()")
+        text = _UNWIND_MESSAGE.replace("\n", "\\0A")
+        self.helpers['@"gl.unwind.message"'] = (
+            f'@"gl.unwind.message" = internal constant [{len(_UNWIND_MESSAGE)} x i8] c"{text}"\n')
+        return ['"gl.unwind":', '  %"gl.lp" = landingpad { ptr, i32 } catch ptr null',
+                f'  call i64 @write(i32 2, ptr @"gl.unwind.message", i64 {len(_UNWIND_MESSAGE)})',
+                "  call void @abort()", "  unreachable"]
 
     def _shadow_of(self, v: Value, ins: Instr) -> str:
         if v.ref in self.act.shadowed:
@@ -759,7 +800,7 @@ class ReverseSynthesis(PrimalSources):
         if term.opcode == "ret" and self.sig.active_return and term.operands:
             self.add_adjoint(term.operands[0], Value(self.fn.ret, '%"gl.dret"'))
         for ins in reversed(block.instrs):
-            if ins.opcode == "phi" or ins.is_terminator:
+            if ins.opcode == "phi" or (ins.is_terminator and ins.opcode != "invoke"):
                 continue
             self._reverse_instr(ins)
         phi_adj = []
@@ -832,7 +873,9 @@ class ReverseSynthesis(PrimalSources):
 
     def _reverse_instr(self, ins: Instr) -> None:
         op = ins.opcode
-        callee = self._callee(ins) if op == "call" else None
+        callee = self._callee(ins) if op in ("call", "invoke") else None
+        if op == "invoke" and callee is None:
+            return
         if callee is not None:
             self._reverse_call(ins, callee)
             return

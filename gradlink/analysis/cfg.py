@@ -40,9 +40,10 @@ def build(fn: Function) -> CFG:
         cfg.preds.setdefault(b.label, [])
         for s in succ:
             cfg.preds.setdefault(s, []).append(b.label)
-    for k in cfg.preds:
-        cfg.preds[k] = list(dict.fromkeys(cfg.preds[k]))
     cfg.order = _reverse_postorder(fn.blocks[0].label, cfg.succs)
+    reachable = set(cfg.order)
+    for k in cfg.preds:       # edges from blocks only unwinding reaches (landing pads) do not count
+        cfg.preds[k] = [p for p in dict.fromkeys(cfg.preds[k]) if p in reachable]
     cfg.idom = _dominators(cfg.order, cfg.preds)
     cfg.loops = _natural_loops(cfg)
     return cfg

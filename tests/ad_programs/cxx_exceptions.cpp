@@ -1,4 +1,6 @@
-// A try/catch around a call that may throw (invoke) on active data (compiled with clang++-22).
+// A try/catch around a call that may throw (invoke) on active data (compiled with clang++-22):
+// the normal path is differentiated; an exception inside the derivative stops the program
+// (tests/test_ad_stops.py).
 #include <stdexcept>
 #include "ad.h"
 

@@ -1,0 +1,76 @@
+"""Where a derivative cannot be computed at run time, the program stops with a message instead
+of returning a wrong gradient: an indirect call reaching a function with no derivative (the
+dispatch covers the module's address-taken functions of the call's type;
+tests/ad_programs/indirect_call.c checks the gradients), and an exception thrown inside a
+differentiated function (tests/ad_programs/cxx_exceptions.cpp checks the normal path)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolchain import CXX, compile_c, link, sh
+
+
+UNKNOWN_TARGET = r"""
+#include <math.h>
+#include <stdio.h>
+double __enzyme_autodiff(void *, ...);
+typedef double (*unary)(double);
+__attribute__((noinline)) double sq(double x) { return x * x; }
+unary table[2] = {sq, sqrt};        /* sqrt has no body in the program: no aug/rev to pick */
+double apply(double x, int k) { return table[k](x); }
+int main(int argc, char **argv) {
+  (void)argv;
+  printf("%g\n", __enzyme_autodiff((void *)apply, 1.5, argc - 1));   /* sq: fine */
+  fflush(stdout);
+  printf("%g\n", __enzyme_autodiff((void *)apply, 1.5, argc));       /* sqrt: stops */
+  return 0;
+}
+"""
+
+
+def test_indirect_call_to_a_function_without_a_derivative_stops_the_program(tmp_path: Path) -> None:
+    """The dispatch of an indirect call covers the functions of the module; a pointer to any
+    other function stops the program with a message instead of returning a wrong gradient."""
+    src = tmp_path / "unknown.c"
+    src.write_text(UNKNOWN_TARGET)
+    obj = compile_c(src, tmp_path / "unknown.o", "-O2", "-flto", "-fno-math-errno")
+    exe = tmp_path / "unknown"
+    link([obj, "-lm"], exe).check()
+    res = sh([exe])
+    assert res.returncode != 0
+    assert res.stdout.split() == ["3"]
+    assert "indirect call reached a function without a derivative" in res.stderr
+
+
+THROWS = r"""
+#include <cstdio>
+#include <stdexcept>
+extern "C" double __enzyme_autodiff(void *, ...);
+__attribute__((noinline)) double checked_square(double x) {
+  if (x < 0) throw std::domain_error("negative");
+  return x * x;
+}
+extern "C" double guarded(double x) {
+  try { return checked_square(x) * 2.0 + x; } catch (const std::exception &) { return 0.0; }
+}
+int main(int argc, char **) {
+  std::printf("%g\n", guarded(-1.0));                               /* caught: 0 */
+  std::printf("%g\n", __enzyme_autodiff((void *)guarded, 1.5));     /* 7 */
+  std::fflush(stdout);
+  std::printf("%g\n", __enzyme_autodiff((void *)guarded, -1.0 * argc));  /* throws: stops */
+  return 0;
+}
+"""
+
+
+def test_exception_inside_a_derivative_stops_the_program(tmp_path: Path) -> None:
+    src = tmp_path / "throws.cpp"
+    src.write_text(THROWS)
+    obj = compile_c(src, tmp_path / "throws.o", "-O2", "-flto", compiler=CXX)
+    exe = tmp_path / "throws"
+    link([obj], exe, driver=CXX).check()
+    res = sh([exe])
+    assert res.returncode != 0
+    assert res.stdout.split() == ["0", "7"]
+    assert "an exception was thrown inside a differentiated function" in res.stderr
