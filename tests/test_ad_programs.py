@@ -77,6 +77,7 @@ PROGRAMS: dict[str, Prog] = {
     "branch_relu3": P("branch_relu3", min_checks=20),
     "sqrt_zero_branch": P("sqrt_zero_branch", min_checks=6),
     "returned_pointer": P("returned_pointer", min_checks=5),
+    "poison_lanes": P("poison_lanes", min_checks=5),
     "select": P("select", min_checks=11),
     "switch_mode": P("switch_mode", min_checks=2),
     "loop_const": P("loop_const", min_checks=6),
@@ -127,7 +128,7 @@ PROGRAMS: dict[str, Prog] = {
     # not implemented yet
     "multi_out_f2": P("multi_out_f2", min_checks=4),
     "multi_out_sret": P("multi_out_sret", min_checks=4),
-    "indirect_call": P("indirect_call", min_checks=3),
+    "indirect_call": P("indirect_call", min_checks=5),
     "cxx_exceptions": P("cxx_exceptions.cpp"),
     "struct_copy": P("struct_copy", min_checks=7),
     "libm_fmod": P("libm_fmod", min_checks=4),

@@ -561,7 +561,8 @@ class Differentiator:
                 self.derivatives[key] = Derivative(name, "", None, [])
                 return self.derivatives[key]
             synth = ForwardSynthesis(fn, sig, act, self.locations.where, self._target_attrs(fn),
-                                     callees=self.forward_callee, width=sig.width)
+                                     callees=self.forward_callee, width=sig.width,
+                                     targets=self.indirect_targets)
             self.derivatives[key] = Derivative(name, "", None, [])     # recursion finds the name
             self.derivatives[key] = synth.run(name, pair)
         return self.derivatives[key]
@@ -639,7 +640,8 @@ class Differentiator:
 
         def new(name: str) -> bool:
             """Not defined yet (an earlier round of nested derivatives may have added it)."""
-            return re.search(rf"^define[^\n]*{re.escape(name)}\(", module_text, re.M) is None
+            return re.search(rf"^(define[^\n]*{re.escape(name)}\(|{re.escape(name)} = )",
+                             module_text, re.M) is None
 
         parts.extend(t for n, t in helpers.items() if new(n))
         parts.extend(t for n, t in self.split_wrappers.items() if new(n))

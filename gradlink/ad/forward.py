@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from gradlink.ad import complexops, expr, rules, shadows, tape
 from gradlink.ad.builder import Builder
 from gradlink.ad.errors import ADError, describe
-from gradlink.ad.reverse import Derivative, Signature, primal_text
+from gradlink.ad.reverse import FALLBACK_DECLARATIONS, Derivative, Signature, indirect_fallback, primal_text
 from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, Activity
 from gradlink.ir.model import Block, Function, Instr, Value
 from gradlink.ir.printer import label_ref
-from gradlink.ir.types import Type
+from gradlink.ir.types import PTR, Type
 
 _REDUCE_FADD = "@llvm.vector.reduce.fadd"
 STRUCTURAL_FORWARD = {"phi", "load", "fpext", "fptrunc", "bitcast", "freeze", "select",
@@ -33,13 +33,19 @@ STRUCTURAL_FORWARD = {"phi", "load", "fpext", "fptrunc", "bitcast", "freeze", "s
 class ForwardCallee:
     name: str                   # returns { primal, tangent } when the result is active
     returns_pair: bool
+    # an indirect call: (target, its derivative) for every function it may reach, chosen at
+    # run time by comparing the called pointer with the targets
+    dispatch: tuple[tuple[str, str], ...] = ()
 
 
 class ForwardSynthesis:
     def __init__(self, fn: Function, sig: Signature, act: Activity,
                  where: Callable[[str | None], str | None], target_attrs: str,
-                 callees: Callable[[str, Signature], ForwardCallee | None], width: int = 1) -> None:
+                 callees: Callable[[str, Signature], ForwardCallee | None], width: int = 1,
+                 targets: Callable[[Instr], list[str]] | None = None) -> None:
         self.fn, self.sig, self.act = fn, sig, act
+        self.targets = targets or (lambda ins: [])
+        self.helpers: dict[str, str] = {}
         self.width = width
         self.lanes = range(width)
         self.where, self.target_attrs, self.callees = where, target_attrs, callees
@@ -105,7 +111,7 @@ class ForwardSynthesis:
         body = [line for b in self.fn.blocks for line in self._block(b)]
         header = (f"define internal {ret_type} {name}({', '.join(params)}) {self.target_attrs}{{")
         text = "\n".join([header, *body, "}"])
-        d = Derivative(name, text, None, [], set(), dict(self.b.declarations))
+        d = Derivative(name, text, None, [], set(), dict(self.b.declarations), dict(self.helpers))
         d.tangent_tape_types = set(self.tangent_types)
         return d
 
@@ -388,6 +394,8 @@ class ForwardSynthesis:
         return Signature(kinds, self.varied(ins.name), self.width, shadow_return=shadow_return)
 
     def _callee(self, ins: Instr) -> ForwardCallee | None:
+        if ins.opcode == "call" and ins.callee.startswith("%"):
+            return self._indirect_callee(ins)
         if not rules.is_differentiated_call(ins.callee):
             return None
         sig = self.call_signature(ins)
@@ -395,24 +403,64 @@ class ForwardSynthesis:
             return None
         return self.callees(ins.callee, sig)
 
+    def _indirect_callee(self, ins: Instr) -> ForwardCallee | None:
+        """An indirect call touching active data: the derivatives of every function of the
+        module it may reach (address taken, same type); None when it reaches none."""
+        sig = self.call_signature(ins)
+        if not sig.active_return and not sig.shadow_return and all(k == "const" for k in sig.args):
+            return None
+        entries = []
+        for name in self.targets(ins):
+            callee = self.callees(name, sig)
+            if callee is None or callee.dispatch:
+                raise self.fail(ins, f"an indirect call may reach {name.lstrip('@')}, whose "
+                                     "derivative cannot be chosen at run time")
+            entries.append((name, callee))
+        if not entries:
+            return None
+        return ForwardCallee("", entries[0][1].returns_pair,
+                             tuple((n, c.name) for n, c in entries))
+
+    def _dispatch(self, callee: ForwardCallee, fnptr: str, types: list[str], ret: str) -> str:
+        """The derivative of the target the called pointer is, chosen by a chain of selects; a
+        pointer matching no target reaches a function that stops the program with a message."""
+        base = self.fn.name.strip("@").strip('"')
+        fallback = f'@"gl.indirect.unknown.fwd.{base}.{len(self.helpers)}"'
+        self.helpers.update(indirect_fallback(fallback, types, ret))
+        self.b.declarations.update(FALLBACK_DECLARATIONS)
+        chosen = fallback
+        for target, derivative in reversed(callee.dispatch):
+            hit = self.b.fresh("is")
+            self.b.emit(f"{hit} = icmp eq ptr {fnptr}, {target}")
+            sel = self.b.fresh("fn")
+            self.b.emit(f"{sel} = select i1 {hit}, ptr {derivative}, ptr {chosen}")
+            chosen = sel
+        return chosen
+
     def _call(self, ins: Instr) -> None:
         callee = self._callee(ins)
         assert callee is not None
         args = []
         for v in ins.operands:
-            args.append(str(v))
+            args.append(v)
             if v.ref in self.act.shadowed:
-                args += [f"ptr {self.sh(v, ins, k)}" for k in self.lanes]
+                args += [Value(PTR, self.sh(v, ins, k)) for k in self.lanes]
             elif self.varied(v):
-                args += [str(self.t_or_zero(v, k)) for k in self.lanes]
+                args += [self.t_or_zero(v, k) for k in self.lanes]
         t = ins.type
-        if not callee.returns_pair or ins.name is None or t is None:
+        pair_call = callee.returns_pair and ins.name is not None and t is not None
+        ret = self.pair_type(t) if pair_call else str(t or "void")
+        fn = callee.name
+        if callee.dispatch:
+            fn = self._dispatch(callee, ins.callee, [str(a.type) for a in args], ret)
+        arglist = ", ".join(str(a) for a in args)
+        if not pair_call:
             res = f"{ins.name} = " if ins.name else ""
-            self.b.emit(f"{res}call {t or 'void'} {callee.name}({', '.join(args)})")
+            self.b.emit(f"{res}call {t or 'void'} {fn}({arglist})")
             return
         pt = self.pair_type(t)
         pair = self.b.fresh("pair")
-        self.b.emit(f"{pair} = call {pt} {callee.name}({', '.join(args)})")
+        self.b.emit(f"{pair} = call {pt} {fn}({arglist})")
         self.b.emit(f"{ins.name} = extractvalue {pt} {pair}, 0")
         for k in self.lanes:
             lane = self.sh(Value(t, ins.name), ins, k) if t.is_ptr else self.tangent_ref(ins.name, k)

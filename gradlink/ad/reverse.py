@@ -361,18 +361,10 @@ class ReverseSynthesis(PrimalSources):
         """The aug (or rev) of the target the called pointer is, chosen by a chain of selects;
         a pointer matching no target reaches a function that stops the program with a message."""
         kind = "rev" if rev else "aug"
-        fallback = f'@"gl.indirect.unknown.{kind}.{len(self.helpers)}"'
-        params = ", ".join(f"{t} %p{k}" for k, t in enumerate(types))
-        self.helpers[fallback] = (
-            f"define internal {ret} {fallback}({params}) noreturn {{\n"
-            f"  call i64 @write(i32 2, ptr @\"gl.indirect.message\", i64 {len(_INDIRECT_MESSAGE)})\n"
-            f"  call void @abort()\n  unreachable\n}}\n")
-        text = _INDIRECT_MESSAGE.replace("\n", "\\0A")
-        self.helpers['@"gl.indirect.message"'] = (
-            f'@"gl.indirect.message" = internal constant [{len(_INDIRECT_MESSAGE)} x i8] '
-            f'c"{text}"\n')
-        self.b.declarations.setdefault("@write", "declare i64 @write(i32, ptr, i64)")
-        self.b.declarations.setdefault("@abort", "declare void @abort()")
+        base = self.fn.name.strip("@").strip('"')
+        fallback = f'@"gl.indirect.unknown.{kind}.{base}.{len(self.helpers)}"'
+        self.helpers.update(indirect_fallback(fallback, types, ret))
+        self.b.declarations.update(FALLBACK_DECLARATIONS)
         chosen = fallback
         for target, aug, rev_fn in reversed(callee.dispatch):
             hit = self.b.fresh("is")
@@ -664,14 +656,10 @@ class ReverseSynthesis(PrimalSources):
         self.b.emit(f"{result}invoke {ins.type or 'void'} {callee.aug}({args}) {normal}")
 
     def _unwind_block(self) -> list[str]:
-        self.b.declarations.setdefault("@write", "declare i64 @write(i32, ptr, i64)")
-        self.b.declarations.setdefault("@abort", "declare void @abort()")
-        text = _UNWIND_MESSAGE.replace("\n", "\\0A")
-        self.helpers['@"gl.unwind.message"'] = (
-            f'@"gl.unwind.message" = internal constant [{len(_UNWIND_MESSAGE)} x i8] c"{text}"\n')
-        return ['"gl.unwind":', '  %"gl.lp" = landingpad { ptr, i32 } catch ptr null',
-                f'  call i64 @write(i32 2, ptr @"gl.unwind.message", i64 {len(_UNWIND_MESSAGE)})',
-                "  call void @abort()", "  unreachable"]
+        self.b.declarations.update(FALLBACK_DECLARATIONS)
+        glob, stop = stop_with_message('@"gl.unwind.message"', _UNWIND_MESSAGE)
+        self.helpers['@"gl.unwind.message"'] = glob
+        return ['"gl.unwind":', '  %"gl.lp" = landingpad { ptr, i32 } catch ptr null', *stop]
 
     def _shadow_of(self, v: Value, ins: Instr) -> str:
         if v.ref in self.act.shadowed:
@@ -1187,6 +1175,11 @@ class ReverseSynthesis(PrimalSources):
             if partial is None:
                 continue
             contrib = g if _is_one(partial, self.b) else self.b.binop("fmul", g, partial)
+            if g.type.kind == "vector" and contrib is not g:
+                # lanes the program leaves undefined (a shuffle's poison lanes) get a zero
+                # adjoint, but zero times their poison partial is poison: make it zero
+                zero = self.b.zero(g.type)
+                contrib = self.b.select(self.b.fcmp("oeq", g, zero), zero, contrib)
             self.add_adjoint(operand, contrib)
 
     def _exit(self, outs: list) -> tuple[list[str], Type | None]:  # type: ignore[type-arg]
@@ -1273,6 +1266,27 @@ def _bits_float(t: Type) -> Type:
     """The float type whose bits an integer of type t carries."""
     from gradlink.ir.types import float_type
     return float_type({64: "double", 32: "float", 16: "half"}.get(t.bits, "double"))
+
+
+FALLBACK_DECLARATIONS = {"@write": "declare i64 @write(i32, ptr, i64)",
+                         "@abort": "declare void @abort()"}
+
+
+def stop_with_message(name: str, message: str) -> tuple[str, list[str]]:
+    """The global holding message, and the lines that write it to stderr and abort."""
+    text = message.replace("\n", "\\0A")
+    glob = f'{name} = internal constant [{len(message)} x i8] c"{text}"\n'
+    return glob, [f"  call i64 @write(i32 2, ptr {name}, i64 {len(message)})",
+                  "  call void @abort()", "  unreachable"]
+
+
+def indirect_fallback(name: str, types: list[str], ret: str) -> dict[str, str]:
+    """A function of the given signature that stops the program: where an indirect call's
+    dispatch goes for a pointer to a function it has no derivative of."""
+    glob, stop = stop_with_message('@"gl.indirect.message"', _INDIRECT_MESSAGE)
+    params = ", ".join(f"{t} %p{k}" for k, t in enumerate(types))
+    body = "\n".join([f"define internal {ret} {name}({params}) noreturn {{", "entry:", *stop, "}"])
+    return {name: body + "\n", '@"gl.indirect.message"': glob}
 
 
 def _empty_sum(t: Type, b: Builder) -> str:
