@@ -130,6 +130,12 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
         if any(u in act.shadowed for u in ptr_ops[:1] if op == "getelementptr") or (
                 op != "getelementptr" and any(u in act.shadowed for u in ptr_ops)):
             act.shadowed.add(name)
+            if op in ("phi", "select"):
+                # the pointers it merges with a shadowed one need shadows too: memory of ours
+                # they point into gets one
+                for u in ptr_ops:
+                    if u not in act.shadowed:
+                        _shadow_roots(u, defs, act)
     elif op == "call" and ins.callee.startswith('@"gl.pop.'):
         # values coming back from a derivative's tape (second order): treated as active
         if ins.type.has_float:
