@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from gradlink.ad import complexops, expr, rules, shadows, tape
 from gradlink.ad.builder import Builder
 from gradlink.ad.errors import ADError, describe
-from gradlink.ad.reverse import FALLBACK_DECLARATIONS, Derivative, Signature, indirect_fallback, primal_text
+from gradlink.ad.reverse import Derivative, Signature, dispatch, primal_text
 from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, Activity
 from gradlink.ir.model import Block, Function, Instr, Value
 from gradlink.ir.printer import label_ref
@@ -426,16 +426,7 @@ class ForwardSynthesis:
         pointer matching no target reaches a function that stops the program with a message."""
         base = self.fn.name.strip("@").strip('"')
         fallback = f'@"gl.indirect.unknown.fwd.{base}.{len(self.helpers)}"'
-        self.helpers.update(indirect_fallback(fallback, types, ret))
-        self.b.declarations.update(FALLBACK_DECLARATIONS)
-        chosen = fallback
-        for target, derivative in reversed(callee.dispatch):
-            hit = self.b.fresh("is")
-            self.b.emit(f"{hit} = icmp eq ptr {fnptr}, {target}")
-            sel = self.b.fresh("fn")
-            self.b.emit(f"{sel} = select i1 {hit}, ptr {derivative}, ptr {chosen}")
-            chosen = sel
-        return chosen
+        return dispatch(self.b, self.helpers, fnptr, list(callee.dispatch), fallback, types, ret)
 
     def _call(self, ins: Instr) -> None:
         callee = self._callee(ins)

@@ -363,16 +363,8 @@ class ReverseSynthesis(PrimalSources):
         kind = "rev" if rev else "aug"
         base = self.fn.name.strip("@").strip('"')
         fallback = f'@"gl.indirect.unknown.{kind}.{base}.{len(self.helpers)}"'
-        self.helpers.update(indirect_fallback(fallback, types, ret))
-        self.b.declarations.update(FALLBACK_DECLARATIONS)
-        chosen = fallback
-        for target, aug, rev_fn in reversed(callee.dispatch):
-            hit = self.b.fresh("is")
-            self.b.emit(f"{hit} = icmp eq ptr {fnptr}, {target}")
-            sel = self.b.fresh("fn")
-            self.b.emit(f"{sel} = select i1 {hit}, ptr {rev_fn if rev else aug}, ptr {chosen}")
-            chosen = sel
-        return chosen
+        choices = [(target, rev_fn if rev else aug) for target, aug, rev_fn in callee.dispatch]
+        return dispatch(self.b, self.helpers, fnptr, choices, fallback, types, ret)
 
     def _reverse_touches_memory(self, ins: Instr) -> bool:
         if ins.opcode == "load":
@@ -1278,6 +1270,23 @@ def stop_with_message(name: str, message: str) -> tuple[str, list[str]]:
     glob = f'{name} = internal constant [{len(message)} x i8] c"{text}"\n'
     return glob, [f"  call i64 @write(i32 2, ptr {name}, i64 {len(message)})",
                   "  call void @abort()", "  unreachable"]
+
+
+def dispatch(b: Builder, helpers: dict[str, str], fnptr: str, choices: list[tuple[str, str]],
+             fallback: str, types: list[str], ret: str) -> str:
+    """Of choices (target, function), the function whose target fnptr is, chosen by a chain of
+    selects; a pointer matching none reaches fallback, a function of the given signature that
+    stops the program with a message. Both modes' indirect calls use it."""
+    helpers.update(indirect_fallback(fallback, types, ret))
+    b.declarations.update(FALLBACK_DECLARATIONS)
+    chosen = fallback
+    for target, fn in reversed(choices):
+        hit = b.fresh("is")
+        b.emit(f"{hit} = icmp eq ptr {fnptr}, {target}")
+        sel = b.fresh("fn")
+        b.emit(f"{sel} = select i1 {hit}, ptr {fn}, ptr {chosen}")
+        chosen = sel
+    return chosen
 
 
 def indirect_fallback(name: str, types: list[str], ret: str) -> dict[str, str]:
