@@ -11,7 +11,8 @@ import math
 import numpy as np
 import torch
 
-from readers import args, check_indices, fd_check, median_ms, read_gmm, report
+from cases import timings
+from readers import args, check_indices, fd_check, read_gmm, report
 
 torch.set_default_dtype(torch.float64)
 
@@ -61,16 +62,7 @@ def main() -> None:
     f = make_objective(g.d, g.k, g.n, x, g.gamma, g.m)
     params = [torch.from_numpy(a.copy()).requires_grad_(True) for a in (g.alphas, g.means, g.icf)]
 
-    with torch.no_grad():
-        obj = f(*params).item()
-        primal_ms = median_ms(reps, lambda: f(*params))
-
-    def grad():
-        return torch.autograd.grad(f(*params), params)
-
-    grad()  # warm-up
-    grad_ms = median_ms(reps, grad)
-    flat = torch.cat([t.reshape(-1) for t in grad()]).numpy()
+    obj, primal_ms, grad_ms, flat = timings(f, params, reps)
 
     sizes = [g.k, g.k * g.d, g.icf.size]
     p0 = np.concatenate([g.alphas, g.means.ravel(), g.icf.ravel()])

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from readers import args, check_indices, fd_check, median_ms, read_lstm, report
+from cases import timings
+from readers import args, check_indices, fd_check, read_lstm, report
 
 torch.set_default_dtype(torch.float64)
 
@@ -48,16 +49,7 @@ def main() -> None:
     f = make_objective(d.l, d.c, d.b, torch.from_numpy(d.state), torch.from_numpy(d.seq))
     params = [torch.from_numpy(a.copy()).requires_grad_(True) for a in (d.main, d.extra)]
 
-    with torch.no_grad():
-        obj = f(*params).item()
-        primal_ms = median_ms(reps, lambda: f(*params))
-
-    def grad():
-        return torch.autograd.grad(f(*params), params)
-
-    grad()  # warm-up
-    grad_ms = median_ms(reps, grad)
-    flat = torch.cat([t.reshape(-1) for t in grad()]).numpy()
+    obj, primal_ms, grad_ms, flat = timings(f, params, reps)
 
     nm = d.main.size
     p0 = np.concatenate([d.main, d.extra])
