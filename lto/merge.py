@@ -12,12 +12,17 @@ from lto.diag import LinkError
 from lto.inputs import Unit
 
 
-def merge(units: list[Unit]) -> llvm.ModuleRef:
-    """Link all units' modules into the first one, in link order."""
+def merge(units: list[Unit], definitions: list[tuple[str, set[str]]] | None = None
+          ) -> llvm.ModuleRef:
+    """Link all units' modules into the first one, in link order. With ``definitions``, append
+    per unit its display name and the names its function definitions have in the merged module
+    (which translation unit defined what: inlining before the link stays within one)."""
     forced: dict[str, str] = {}
     while True:
         try:
-            return _merge_once(units, forced)
+            if definitions is not None:
+                definitions.clear()
+            return _merge_once(units, forced, definitions)
         except _FlagConflict as c:
             if c.name in forced:
                 raise LinkError(f"{c.unit}: cannot merge into the LTO unit: {c.detail}") from None
@@ -32,10 +37,17 @@ class _FlagConflict(Exception):
         self.unit, self.name, self.value, self.detail = unit, name, value, detail
 
 
-def _merge_once(units: list[Unit], forced: dict[str, str]) -> llvm.ModuleRef:
+def _merge_once(units: list[Unit], forced: dict[str, str],
+                definitions: list[tuple[str, set[str]]] | None) -> llvm.ModuleRef:
     dest = _module(units[0], forced)
+    known: set[str] = set()
+    if definitions is not None:
+        known = _defined(dest)
+        definitions.append((units[0].display, set(known)))
     for unit in units[1:]:
         src = _module(unit, forced)
+        mine = _defined(src) if definitions is not None else set()
+        collided = {n for n in mine if n in known}
         if src.triple != dest.triple and _same_target(src.triple, dest.triple):
             src.triple = dest.triple        # rustc says -unknown-, clang -pc-: same target
         try:
@@ -46,6 +58,14 @@ def _merge_once(units: list[Unit], forced: dict[str, str]) -> llvm.ModuleRef:
             if m and m.group(1) in _LTO_LAYOUT_FLAGS:
                 raise _FlagConflict(unit.display, m.group(1), m.group(3), detail) from None
             raise LinkError(f"{unit.display}: cannot merge into the LTO unit: {detail}") from None
+        if definitions is not None:
+            if collided:
+                # a local function renamed by the linker (name.N) or a discarded duplicate
+                # (linkonce_odr): count every new definition, and the duplicates, as this unit's
+                now = _defined(dest)
+                mine = (mine - collided) | (now - known) | collided
+            known |= mine
+            definitions.append((unit.display, mine))
     dest.name = "ld-temp.o"
     return dest
 
@@ -55,6 +75,10 @@ def _merge_once(units: list[Unit], forced: dict[str, str]) -> llvm.ModuleRef:
 _LTO_LAYOUT_FLAGS = ("EnableSplitLTOUnit", "UnifiedLTO")
 _FLAG_CONFLICT = re.compile(r"linking module flags '([^']+)': IDs have conflicting values: "
                             r"'([^']*)' from .*, and '([^']*)' from ")
+
+
+def _defined(module: llvm.ModuleRef) -> set[str]:
+    return {f.name for f in module.functions if not f.is_declaration}
 
 
 def _module(unit: Unit, forced: dict[str, str]) -> llvm.ModuleRef:

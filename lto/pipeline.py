@@ -66,8 +66,11 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
                 bitcode_defs.setdefault(sym.name, sym)
     keep = exports.external_names(opts, res.visible_outside, bitcode_defs)
     log.note(f"keeping {len(keep)} external definition(s) of {len(bitcode_defs)}")
+    definitions: list[tuple[str, set[str]]] | None = None
+    if any(ad.mentions_registrations(u.data) for u in res.bitcode):
+        definitions = []               # which unit defined what: see gradlink/ad/bypass.py
     with log.stage("merge"):
-        module = merge.merge(res.bitcode)
+        module = merge.merge(res.bitcode, definitions)
         codegen.verify(module, "merged module")
     save = _saver(opts.save_temps)
     save("merged.bc", module)
@@ -76,8 +79,10 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
     pic_output = opts.shared or opts.pie
     backend = opts.backend or ("tools" if tools.available() else "llvmlite")
     wants_ad = any(ad.has_requests(f.name) for f in module.functions if f.is_declaration)
+    hazards = ad.Hazards()
     if wants_ad:
-        keep = keep | _protect_registrations(module)
+        holders, hazards = _protect_registrations(module, definitions or [])
+        keep = keep | holders
     if backend == "tools":
         bitcode = module.as_bitcode()
         passes = tools.lto_passes(opts.opt_level)
@@ -85,7 +90,8 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
             with log.stage("pre-AD simplification (opt-22)" if not opts.ad_first else "naming (opt-22)"):
                 pre = tools.optimize(bitcode, keep, tools.AD_FIRST if opts.ad_first else tools.PRE_AD,
                                      opts.mcpu, tmpdir, log, stem="pre-ad")
-            module = _differentiate(llvm.parse_bitcode(Path(pre).read_bytes()), log, save)
+            module = _differentiate(llvm.parse_bitcode(Path(pre).read_bytes()), log, save,
+                                    hazards)
             bitcode = module.as_bitcode()
         with log.stage(f"optimize O{opts.opt_level} (opt-22)"):
             optimized = tools.optimize(bitcode, keep, passes, opts.mcpu, tmpdir, log)
@@ -99,7 +105,7 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
             merge.internalize(module, keep, optimize.pass_builder(tm, opts.opt_level))
         if wants_ad:
             optimize.name_values(module, tm)
-            module = _differentiate(module, log, save)
+            module = _differentiate(module, log, save, hazards)
         with log.stage(f"optimize O{opts.opt_level} (llvmlite)"):
             optimize.optimize(module, tm, opts.opt_level)
             codegen.verify(module, "optimized module")
@@ -111,30 +117,38 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
     return obj
 
 
-def _protect_registrations(module: llvm.ModuleRef) -> set[str]:
+def _protect_registrations(module: llvm.ModuleRef, definitions: list[tuple[str, set[str]]]
+                           ) -> tuple[set[str], ad.Hazards]:
     """Derivative registrations (__enzyme_register_gradient_f, ...) must survive the pre-AD
     pipeline, and their functions must not be inlined into callers, or the registered
-    derivative would be bypassed. Returns the registration globals to keep."""
-    holders = {g.name for g in module.global_variables if g.name.startswith(ad.REGISTRATION_PREFIXES)
+    derivative would be bypassed. The compile before the link may have inlined them already:
+    the hazards say where (gradlink/ad/bypass.py), and the functions that may hold such a copy
+    unseen stay out of the link's inlining too, so the AD can refuse them by name. Returns the
+    registration globals to keep and the hazards."""
+    holders = {g.name for g in module.global_variables if ad.is_registration(g.name)
                and not g.is_declaration}
-    if holders:
+    if not holders:
+        return holders, ad.Hazards()
+    text = str(module)
+    try:
+        registered = ad.registered_functions(text)
+        hazards = ad.hazards(text, definitions)
+    except ad.ADError as e:
+        raise LinkError(str(e)) from None
+    for name in registered | hazards.unsure():
         try:
-            registered = ad.registered_functions(str(module))
-        except ad.ADError as e:
-            raise LinkError(str(e)) from None
-        for name in registered:
-            try:
-                module.get_function(name.lstrip("@").strip('"')).add_function_attribute("noinline")
-            except NameError:
-                pass
-    return holders
+            module.get_function(name.lstrip("@").strip('"')).add_function_attribute("noinline")
+        except NameError:
+            pass
+    return holders, hazards
 
 
-def _differentiate(module: llvm.ModuleRef, log: Log, save) -> llvm.ModuleRef:  # type: ignore[no-untyped-def]
+def _differentiate(module: llvm.ModuleRef, log: Log, save,  # type: ignore[no-untyped-def]
+                   hazards: ad.Hazards) -> llvm.ModuleRef:
     """The AD stage: every __enzyme_autodiff request becomes a call of a synthesized derivative."""
     with log.stage("AD"):
         try:
-            text = ad.differentiate(str(module))
+            text = ad.differentiate(str(module), hazards)
         except ad.ADError as e:
             raise LinkError(str(e)) from None
         try:

@@ -34,7 +34,7 @@ void *__enzyme_register_gradient_rsqrt[3] = {(void *)rsqrt, (void *)aug_rsqrt, (
 void *__enzyme_register_derivative_rsqrt[2] = {(void *)rsqrt, (void *)fwd_rsqrt};
 
 /* a pointer argument: the augmented forward and reverse get its shadow */
-void scale(double *v, double s) { for (int i = 0; i < 3; i++) v[i] *= s; }
+__attribute__((noinline)) void scale(double *v, double s) { for (int i = 0; i < 3; i++) v[i] *= s; }
 void *aug_scale(double *v, double *dv, double s) { (void)dv; scale(v, s); return NULL; }
 double rev_scale(double *v, double *dv, double s, void *tape) {
   (void)tape; double ds = 0;                 /* v was scaled in place: v / s is the old value */
@@ -43,7 +43,7 @@ double rev_scale(double *v, double *dv, double s, void *tape) {
 }
 void *__enzyme_register_gradient_scale[3] = {(void *)scale, (void *)aug_scale, (void *)rev_scale};
 
-double mylog1p(double x) { return log(1 + x); }
+__attribute__((noinline)) double mylog1p(double x) { return log(1 + x); }
 void *__enzyme_function_like[2] = {(void *)mylog1p, (void *)"log1p"};
 
 double ncalls;                              /* statistics: no derivative flows through them */

@@ -14,14 +14,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gradlink.ad import custom, rules, split, tape
+from gradlink.ad import bypass, custom, rules, split, tape
 from gradlink.ad.errors import ADError, DebugLocations, describe
 from gradlink.ad.forward import ForwardCallee, ForwardSynthesis
 from gradlink.ad.reverse import CalleeDerivative, Derivative, ReverseSynthesis, Signature
 from gradlink.analysis import activity, cfg, typeinfo
 from gradlink.ir.model import Function, Instr, Value
 from gradlink.ir.parse import ParseError, function_texts, parse_function, parse_type, struct_types
-from gradlink.ir.types import Type
+from gradlink.ir.types import PTR, Type
 
 MARKERS = {"enzyme_dup", "enzyme_dupnoneed", "enzyme_const", "enzyme_out"}
 SPLIT_MARKERS = {"enzyme_allocated", "enzyme_tape"}
@@ -64,7 +64,7 @@ class Request:
 
 
 class Differentiator:
-    def __init__(self, module_text: str) -> None:
+    def __init__(self, module_text: str, hazards: bypass.Hazards | None = None) -> None:
         self.text = module_text
         self.fns = function_texts(module_text)
         self.locations = DebugLocations(module_text)
@@ -83,6 +83,20 @@ class Differentiator:
         self.custom_tape_types: set[Type] = set()
         self.parsed: dict[str, Function] = {}
         self._address_taken: set[str] | None = None
+        self.hazards = hazards or bypass.Hazards()
+        self._bypass: bypass.BypassCheck | None = None
+
+    def differentiated(self, name: str) -> Function:
+        """The function whose body is about to be differentiated, checked for inlined copies
+        of registered functions (gradlink/ad/bypass.py)."""
+        fn = self.function(name)
+        if self.hazards.items:
+            if self._bypass is None:
+                dbg = {h.function: self.function(h.function).dbg for h in self.hazards.items
+                       if h.debug and h.function in self.fns}
+                self._bypass = bypass.BypassCheck(self.hazards, self.locations, dbg)
+            self._bypass.check(fn)
+        return fn
 
     def function(self, name: str) -> Function:
         if name not in self.parsed:
@@ -302,7 +316,7 @@ class Differentiator:
                     Type("struct", fields=tuple(outs))
                 self.derivatives[key] = Derivative(name, "", ret, outs)
                 return self.derivatives[key]
-            fn = self.function(target)
+            fn = self.differentiated(target)
             graph = cfg.build(fn)
             arg_act = {p.name: k for p, k in zip(fn.params, sig.args)}
             act = activity.analyze(fn, arg_act, sig.active_return,
@@ -349,6 +363,7 @@ class Differentiator:
         pair = CalleeDerivative(f'@"gl.aug.{base}.{sig.key()}"', f'@"gl.rev.{base}.{sig.key()}"',
                                 ret, outs, shadow_return=sig.shadow_return)
         self.pairs[key] = pair
+        self.differentiated(callee)
         graph = cfg.build(fn)
         act = activity.analyze(fn, {p.name: k for p, k in zip(fn.params, sig.args)},
                                sig.active_return, typeinfo.TypeAnalysis(fn, self.structs))
@@ -474,25 +489,28 @@ class Differentiator:
         base = fn.lstrip("@").strip('"')
         names = (f'@"gl.custom.aug.{base}"', f'@"gl.custom.rev.{base}"')
         aug, rev = self.registry.gradients[fn]
-        from gradlink.ir.types import PTR
+        tape_t = custom.tape_type(self.text, fn, aug) or PTR
         aug_text, rev_text = custom.gradient_wrappers(fn, aug, rev, params, ret, self.text, names,
-                                                      rev_ret, tape.push_fn(PTR), tape.pop_fn(PTR))
+                                                      rev_ret, tape.push_fn(tape_t),
+                                                      tape.pop_fn(tape_t))
         self.custom_wrappers[names[0]] = aug_text
         self.custom_wrappers[names[1]] = rev_text
-        self.custom_tape_types.add(PTR)
+        self.custom_tape_types.add(tape_t)
         pair = CalleeDerivative(names[0], names[1], rev_ret, outs)
         pair.custom_signature = Signature(
             ["out" if t.is_float else "dup" if t.is_ptr else "const" for t in params], ret.is_float)
         self.pairs[key] = pair
         return pair
 
-    def _custom_tangent(self, fn: str) -> ForwardCallee:
-        name = f'@"gl.custom.fwd.{fn.lstrip("@").strip(chr(34))}"'
+    def _custom_tangent(self, fn: str, sig: Signature) -> ForwardCallee:
+        kinds = [k if k in ("dup", "dupnoneed") else "const" for k in sig.args]
+        key = "".join("d" if k != "const" else "c" for k in kinds)
+        name = f'@"gl.custom.fwd.{fn.lstrip("@").strip(chr(34))}.{key}"'
+        ret, params = custom.signature(self.text, fn)
         if name not in self.custom_wrappers:
-            ret, params = custom.signature(self.text, fn)
             self.custom_wrappers[name] = custom.tangent_wrapper(
-                fn, self.registry.tangents[fn], params, ret, self.text, name)
-        return ForwardCallee(name, True)
+                fn, self.registry.tangents[fn], params, ret, self.text, name, kinds)
+        return ForwardCallee(name, ret.kind != "void")
 
     # -- split mode ------------------------------------------------------------------------------
     def _call_split(self, req: Request, entry: str) -> str:
@@ -550,7 +568,7 @@ class Differentiator:
     def forward(self, target: str, sig: Signature, pair: bool) -> Derivative:
         key = (target, sig.key() + ("_pair" if pair else "_fwd"))
         if key not in self.derivatives:
-            fn = self.function(target)
+            fn = self.differentiated(target)
             kinds = {p.name: ("out" if k in ("dup", "dupnoneed") and p.type.is_float else k)
                      for p, k in zip(fn.params, sig.args)}
             act = activity.analyze(fn, kinds, sig.active_return,
@@ -575,7 +593,7 @@ class Differentiator:
             if sig.width != 1:
                 raise ADError(f"the registered tangent of {callee.lstrip('@')} has one lane; "
                               f"enzyme_width {sig.width} cannot use it")
-            return self._custom_tangent(callee)
+            return self._custom_tangent(callee, sig)
         if callee not in self.fns:
             return None
         fn = self.function(callee)

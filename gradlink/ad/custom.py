@@ -26,11 +26,16 @@ from gradlink.ad.errors import ADError
 from gradlink.ir.parse import ParseError, parse_type
 from gradlink.ir.types import Type
 
-_ARRAY = re.compile(
-    r'^@"?(__enzyme_(?:register_gradient|register_derivative|function_like|inactivefn|'
-    r'inactive_global)[A-Za-z0-9_.]*)"? = [^\[]*?global \[\d+ x ptr\] \[(.*)\]', re.M)
+# Enzyme recognizes these keys anywhere in a global's name (C++ static members are mangled).
+KEYS = ("register_gradient", "register_derivative", "register_splitderivative", "function_like",
+        "inactivefn", "inactivenoblockfn", "inactive_global", "allocation_like",
+        "shouldrecompute")
+_GLOBAL = re.compile(r'^@("[^"]*__enzyme_(?:' + "|".join(KEYS) + r')[^"]*"|'
+                     r'[-a-zA-Z$._0-9]*__enzyme_(?:' + "|".join(KEYS) + r')[-a-zA-Z$._0-9]*) = '
+                     r'(.*)$', re.M)
+_INIT = re.compile(r'(?:global|constant) (\[\d+ x ptr\]|<?\{[^}]*\}>?) (\[.*\]|<?\{.*\}>?)')
 _STRING = re.compile(r'^(@[-a-zA-Z$._0-9"]+) = .*constant \[\d+ x i8\] c"([^"]*)"', re.M)
-_SIGNATURE = r'^(?:declare|define)[^@\n]*?\s(\S+)\s@"?{name}"?\(([^)]*)\)'
+_SIGNATURE = r'^(?:declare|define)[^@\n]*?\s(\S+)\s@"?{name}"?\('
 
 
 @dataclass
@@ -41,6 +46,8 @@ class Registry:
     inactive_functions: set[str] = field(default_factory=set)
     inactive_globals: set[str] = field(default_factory=set)
     holders: set[str] = field(default_factory=set)        # the registration globals themselves
+    sources: dict[str, str] = field(default_factory=dict)  # fn -> the global registering it
+    by_kind: dict[tuple[str, str], str] = field(default_factory=dict)  # (kind, fn) -> global
 
     def registered(self) -> set[str]:
         return set(self.gradients) | set(self.tangents) | set(self.function_like) | \
@@ -48,30 +55,57 @@ class Registry:
 
 
 def read_registry(module_text: str) -> Registry:
+    """Every registration global of the module (Enzyme's conventions). One gradlink cannot
+    interpret is an error naming it: ignoring it would differentiate the body instead."""
     reg = Registry()
     strings = {m.group(1): m.group(2).replace("\\00", "") for m in _STRING.finditer(module_text)}
-    for m in _ARRAY.finditer(module_text):
-        holder, body = m.group(1), m.group(2)
+    for m in _GLOBAL.finditer(module_text):
+        holder, rest = m.group(1).strip('"'), m.group(2)
+        kind = next(k for k in KEYS if f"__enzyme_{k}" in holder)
+        if rest.startswith("external ") or " external " in rest.split(" global ")[0]:
+            continue                     # a declaration: the definition holds the entries
+        init = _INIT.search(rest)
+        if init is None:
+            raise ADError(f"the registration {holder} is not an array of pointers gradlink can "
+                          "read (Enzyme's form: void *{holder}[] = {{(void *)fn, ...}})")
+        refs = [p.strip().split()[-1] for p in _split_params(init.group(2)[1:-1].strip("{}<> "))
+                if p.strip()]
         reg.holders.add(holder)
-        refs = [p.strip().split()[-1] for p in body.split(",") if p.strip()]
-        kind = holder[len("__enzyme_"):]
-        if kind.startswith("register_gradient"):
-            if len(refs) != 3:
-                raise ADError(f"{holder} must hold 3 pointers: function, augmented forward, reverse")
-            reg.gradients[refs[0]] = (refs[1], refs[2])
-        elif kind.startswith("register_derivative"):
-            if len(refs) != 2:
-                raise ADError(f"{holder} must hold 2 pointers: function, tangent")
-            reg.tangents[refs[0]] = refs[1]
-        elif kind.startswith("function_like"):
-            if len(refs) != 2 or refs[1] not in strings:
-                raise ADError(f"{holder} must hold a function and the name of a built-in rule")
-            reg.function_like[refs[0]] = strings[refs[1]]
-        elif kind.startswith("inactivefn"):
-            reg.inactive_functions.update(refs)
-        else:
-            reg.inactive_globals.update(refs)
+        _add(reg, holder, kind, refs, strings)
     return reg
+
+
+def _add(reg: Registry, holder: str, kind: str, refs: list[str], strings: dict[str, str]) -> None:
+    if kind not in ("inactivefn", "inactivenoblockfn", "inactive_global", "shouldrecompute"):
+        if refs and (kind, refs[0]) in reg.by_kind:
+            raise ADError(f"{refs[0].lstrip('@')} is registered twice: by "
+                          f"{reg.by_kind[kind, refs[0]]} and by {holder}")
+        if refs:
+            reg.by_kind[kind, refs[0]] = holder
+            reg.sources.setdefault(refs[0], holder)
+    if kind == "register_gradient":
+        if len(refs) != 3:
+            raise ADError(f"{holder} must hold 3 pointers: function, augmented forward, reverse")
+        reg.gradients[refs[0]] = (refs[1], refs[2])
+    elif kind == "register_derivative":
+        if len(refs) != 2:
+            raise ADError(f"{holder} must hold 2 pointers: function, tangent")
+        reg.tangents[refs[0]] = refs[1]
+    elif kind == "function_like":
+        if len(refs) < 2 or refs[1] not in strings:
+            raise ADError(f"{holder} must hold a function and the name of a built-in rule")
+        reg.function_like[refs[0]] = strings[refs[1]]
+    elif kind in ("inactivefn", "inactivenoblockfn"):
+        reg.inactive_functions.update(r for r in refs if r != "null")
+        for r in refs:
+            reg.sources.setdefault(r, holder)
+    elif kind == "inactive_global":
+        reg.inactive_globals.update(r for r in refs if r != "null")
+    elif kind == "shouldrecompute":
+        pass                  # a hint to recompute instead of caching: gradlink decides itself
+    else:
+        raise ADError(f"the registration {holder} (__enzyme_{kind}) is not supported by gradlink "
+                      "yet; it would be ignored, so the link stops")
 
 
 def signature(module_text: str, name: str) -> tuple[Type, list[Type]]:
@@ -84,18 +118,29 @@ def signature(module_text: str, name: str) -> tuple[Type, list[Type]]:
     try:
         ret = parse_type(m.group(1))
         params = []
-        for p in _split_params(m.group(2)):
+        for p in _split_params(_balanced(module_text, m.end())):
             params.append(parse_type(p.split()[0] if not p.startswith(("{", "<", "[")) else p))
     except ParseError as e:
         raise ADError(f"cannot read the signature of {name.lstrip('@')}: {e}") from None
     return ret, params
 
 
+def _balanced(text: str, start: int) -> str:
+    """The text from start up to the parenthesis closing the one before it (parameter lists
+    hold attributes with parentheses: captures(none), align(8), ...)."""
+    depth = 1
+    for i in range(start, len(text)):
+        depth += (text[i] == "(") - (text[i] == ")")
+        if depth == 0:
+            return text[start:i]
+    return text[start:]
+
+
 def _split_params(text: str) -> list[str]:
     out, depth, cur = [], 0, ""
     for ch in text:
-        depth += ch in "{<["
-        depth -= ch in "}>]"
+        depth += ch in "{<[("
+        depth -= ch in "}>])"
         if ch == "," and depth == 0:
             out.append(cur.strip())
             cur = ""
@@ -106,28 +151,48 @@ def _split_params(text: str) -> list[str]:
     return [p for p in out if p != "..."]
 
 
+def tape_type(module_text: str, fn: str, aug: str) -> Type | None:
+    """What the user's augmented forward hands to its reverse, by Enzyme's conventions: the
+    pointer (or scalar) it returns, the first field of a returned {tape, primal[, shadow]}
+    struct, or nothing when it returns void (then the reverse takes no tape argument)."""
+    aug_ret, _ = signature(module_text, aug)
+    if aug_ret.kind == "void":
+        return None
+    if aug_ret.kind == "struct" and aug_ret.fields:
+        return aug_ret.fields[0]
+    if aug_ret.kind in ("ptr", "float", "int"):
+        return aug_ret
+    raise ADError(f"the augmented forward {aug.lstrip('@')} of {fn.lstrip('@')} returns "
+                  f"{aug_ret}; expected nothing, a tape (pointer or scalar), or a struct "
+                  "{tape, primal}")
+
+
 def gradient_wrappers(fn: str, aug: str, rev: str, params: list[Type], ret: Type,
                       module_text: str, names: tuple[str, str], rev_ret: Type | None,
                       push: str, pop: str) -> tuple[str, str]:
     """gradlink's augmented/reverse protocol (tape on the thread stack) around the user's pair.
 
-    names: (aug wrapper, rev wrapper). The augmented wrapper pushes the user's tape pointer; the
-    reverse wrapper pops it and passes it last."""
+    names: (aug wrapper, rev wrapper). The augmented wrapper pushes the user's tape (when its
+    augmented forward returns one); the reverse wrapper pops it and passes it last. ``push`` and
+    ``pop`` are the tape functions of the tape's type (see :func:`tape_type`)."""
     aug_ret, aug_params = signature(module_text, aug)
     rev_ret_user, rev_params = signature(module_text, rev)
+    tape = tape_type(module_text, fn, aug)
     shadowed = [t for t in params if t.is_ptr]
     want_aug = len(params) + len(shadowed)
     active_ret = ret.is_float
-    want_rev = want_aug + (1 if active_ret else 0) + 1
+    want_rev = want_aug + (1 if active_ret else 0) + (1 if tape is not None else 0)
     if len(aug_params) != want_aug:
         raise ADError(f"the augmented forward {aug.lstrip('@')} of {fn.lstrip('@')} takes "
                       f"{len(aug_params)} argument(s); expected {want_aug} (each argument, pointers "
                       "followed by their shadow)")
-    if len(rev_params) != want_rev or not rev_params[-1].is_ptr:
+    if len(rev_params) != want_rev or (tape is not None and rev_params[-1] != tape):
         raise ADError(f"the reverse {rev.lstrip('@')} of {fn.lstrip('@')} takes "
                       f"{len(rev_params)} argument(s); expected {want_rev} (the arguments with "
                       "shadows" + (", the differential return" if active_ret else "") +
-                      ", then the tape pointer)")
+                      (f", then the tape ({tape}, as the augmented forward returns it)"
+                       if tape is not None else "; no tape, as the augmented forward returns "
+                       "nothing") + ")")
     floats = [t for t in params if t.is_float]
     if floats and rev_ret_user != rev_ret:
         raise ADError(f"the reverse {rev.lstrip('@')} of {fn.lstrip('@')} returns {rev_ret_user}; "
@@ -141,24 +206,27 @@ def gradient_wrappers(fn: str, aug: str, rev: str, params: list[Type], ret: Type
             plist.append(f"ptr %s{i}")
             args_shadow.append(f"ptr %s{i}")
     aug_name, rev_name = names
+    call = f"call {aug_ret} {aug}({', '.join(args_shadow)})"
     lines = [f"define internal {ret} {aug_name}({', '.join(plist)}) {{", "entry:",
-             f"  %r = call {aug_ret} {aug}({', '.join(args_shadow)})"]
-    if aug_ret.is_ptr:
-        lines.append("  %tape = bitcast ptr %r to ptr")
+             f"  %r = {call}" if aug_ret.kind != "void" else f"  {call}"]
+    if aug_ret.kind != "struct":
         if ret.kind != "void":
             lines.append(f"  %p = call {ret} {fn}({', '.join(args_primal)})")
     else:
         lines.append(f"  %tape = extractvalue {aug_ret} %r, 0")
         if ret.kind != "void":
             lines.append(f"  %p = extractvalue {aug_ret} %r, 1")
-    lines.append(f"  call void {push}(ptr %tape)")
+    if tape is not None:
+        lines.append(f"  call void {push}({tape} {'%r' if aug_ret.kind != 'struct' else '%tape'})")
     lines.append(f"  ret {ret} %p" if ret.kind != "void" else "  ret void")
     lines.append("}")
     rparams = list(plist) + ([f"{ret} %dret"] if active_ret else [])
-    rargs = list(args_shadow) + ([f"{ret} %dret"] if active_ret else []) + ["ptr %tape"]
+    rargs = list(args_shadow) + ([f"{ret} %dret"] if active_ret else []) + \
+        ([f"{tape} %tape"] if tape is not None else [])
     rv = str(rev_ret) if rev_ret is not None else "void"
-    rlines = [f"define internal {rv} {rev_name}({', '.join(rparams)}) {{", "entry:",
-              f"  %tape = call ptr {pop}()"]
+    rlines = [f"define internal {rv} {rev_name}({', '.join(rparams)}) {{", "entry:"]
+    if tape is not None:
+        rlines.append(f"  %tape = call {tape} {pop}()")
     if rev_ret is None:
         rlines += [f"  call {rev_ret_user} {rev}({', '.join(rargs)})", "  ret void", "}"]
     else:
@@ -167,8 +235,12 @@ def gradient_wrappers(fn: str, aug: str, rev: str, params: list[Type], ret: Type
 
 
 def tangent_wrapper(fn: str, tangent: str, params: list[Type], ret: Type, module_text: str,
-                    name: str) -> str:
-    """{primal, tangent} = name(args with tangents/shadows) around the user's tangent function."""
+                    name: str, kinds: list[str]) -> str:
+    """The forward derivative of a call of fn with per-argument activities ``kinds`` (dup or
+    const), around the user's tangent function, which takes each argument followed by its
+    tangent (its shadow, for pointers), as Enzyme's registered derivatives do: a constant
+    float's tangent is 0, a constant pointer has no shadow to give. Returns {primal, tangent},
+    or nothing for a function returning nothing."""
     t_ret, t_params = signature(module_text, tangent)
     want = len(params) + sum(1 for t in params if t.is_ptr or t.is_float)
     if len(t_params) != want:
@@ -180,9 +252,23 @@ def tangent_wrapper(fn: str, tangent: str, params: list[Type], ret: Type, module
         plist.append(f"{t} %a{i}")
         primal.append(f"{t} %a{i}")
         targs.append(f"{t} %a{i}")
-        if t.is_ptr or t.is_float:
+        if not (t.is_ptr or t.is_float):
+            continue
+        if kinds[i] in ("dup", "dupnoneed"):
             plist.append(f"{t} %d{i}")
             targs.append(f"{t} %d{i}")
+        elif t.is_float:
+            targs.append(f"{t} {'0.0' if t.kind == 'float' else 'zeroinitializer'}")
+        else:
+            raise ADError(f"the registered tangent {tangent.lstrip('@')} of {fn.lstrip('@')} "
+                          f"needs a shadow for argument {i + 1}, a pointer to memory that is "
+                          "not active at this call")
+    if ret.kind == "void":
+        if t_ret.kind != "void":
+            raise ADError(f"the tangent {tangent.lstrip('@')} of {fn.lstrip('@')} returns "
+                          f"{t_ret}; expected nothing, as {fn.lstrip('@')} returns nothing")
+        return "\n".join([f"define internal void {name}({', '.join(plist)}) {{", "entry:",
+                          f"  call void {tangent}({', '.join(targs)})", "  ret void", "}"]) + "\n"
     pair = f"{{ {ret}, {ret} }}"
     lines = [f"define internal {pair} {name}({', '.join(plist)}) {{", "entry:"]
     if t_ret == ret:

@@ -44,6 +44,39 @@ class DebugLocations:
         return f"{filename}:{line}"
 
 
+    def subprogram(self, scope: str | None) -> str | None:
+        """The DISubprogram a scope (lexical block, file block) belongs to."""
+        seen: set[str] = set()
+        while scope and scope in self.nodes and scope not in seen:
+            seen.add(scope)
+            kind, body = self.nodes[scope]
+            if kind == "DISubprogram":
+                return scope
+            if kind not in ("DILexicalBlock", "DILexicalBlockFile"):
+                return None
+            scope = self._field(body, "scope")
+        return None
+
+    def inlined_site(self, dbg: str, subprogram: str) -> str | None:
+        """When the location dbg lies in an inlined copy of the function whose DISubprogram is
+        ``subprogram`` (at any depth of inlining), the location of the outermost call site
+        (a line of the function holding the instruction); else None."""
+        loc: str | None = dbg
+        found = False
+        seen: set[str] = set()
+        while loc is not None and loc in self.nodes and loc not in seen:
+            seen.add(loc)
+            kind, body = self.nodes[loc]
+            if kind != "DILocation":
+                return None
+            outer = self._field(body, "inlinedAt")
+            if outer is None:
+                return loc if found else None
+            found = found or self.subprogram(self._field(body, "scope")) == subprogram
+            loc = outer
+        return None
+
+
 def describe(fn_name: str, instr_text: str, where: str | None, problem: str) -> str:
     loc = f" at {where}" if where else ""
     return (f"cannot differentiate {fn_name.lstrip('@')}{loc}: {problem}\n"
