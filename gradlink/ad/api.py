@@ -25,6 +25,9 @@ from gradlink.ir.types import PTR, Type
 
 MARKERS = {"enzyme_dup", "enzyme_dupnoneed", "enzyme_const", "enzyme_out"}
 SPLIT_MARKERS = {"enzyme_allocated", "enzyme_tape"}
+# Hints before an argument's marker: enzyme_nocache promises the argument's memory does not
+# change between the forward and the reverse sweep; gradlink decides caching itself.
+MODIFIERS = {"enzyme_nocache"}
 _MARKER_GLOBAL = re.compile(r"^@\"?(enzyme_[A-Za-z0-9_]+)\"?$")
 _SRET = re.compile(r"__enzyme_[A-Za-z0-9_]*[^(]*\(ptr [^,]*?sret\(([^)]*)\)")
 _MD_TUPLE = re.compile(r"^(!\d+) = (?:distinct )?!\{(.*)\}\s*$", re.M)
@@ -230,6 +233,9 @@ class Differentiator:
                 raise fail(f"wrong argument count: {target.lstrip('@')} takes {len(fn.params)} "
                            f"argument(s), the call passes fewer")
             marker, v = items[i]
+            while marker in MODIFIERS and i + 1 < len(items):
+                i += 1                    # a hint about the argument that follows
+                marker, v = items[i]
             if marker is not None:
                 if marker not in MARKERS:
                     raise fail(f"unknown activity marker {marker}")
