@@ -20,7 +20,7 @@ line naming the problem, no traceback, no output file.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -80,6 +80,7 @@ PROGRAMS: dict[str, Prog] = {
     "poison_lanes": P("poison_lanes", min_checks=5),
     "select": P("select", min_checks=11),
     "switch_mode": P("switch_mode", min_checks=2),
+    "merged_requests": P("merged_requests", min_checks=8),
     "loop_const": P("loop_const", min_checks=6),
     "loop_dynamic": P("loop_dynamic", min_checks=4),
     "nested_loops": P("nested_loops", min_checks=15),
@@ -211,7 +212,18 @@ def test_output_parser() -> None:
 
 @pytest.mark.parametrize("name", [_param(n, p) for n, p in PROGRAMS.items()])
 def test_program(name: str, tmp_path: Path) -> None:
+    _check_program(name, PROGRAMS[name], tmp_path)
+
+
+@pytest.mark.parametrize("name", [_param(n, p) for n, p in PROGRAMS.items() if "-g" not in p.cflags])
+def test_program_with_debug_info(name: str, tmp_path: Path) -> None:
+    """Debug info must change nothing: the same program built with -g (its #dbg records and
+    !dbg attachments in the IR the AD reads) links and gives the same checks."""
     prog = PROGRAMS[name]
+    _check_program(name, replace(prog, cflags=(*prog.cflags, "-g")), tmp_path)
+
+
+def _check_program(name: str, prog: Prog, tmp_path: Path) -> None:
     res, exe = link_program(name, prog, tmp_path)
     assert "Traceback" not in res.stderr, res.stderr
     assert res.returncode == 0, f"link of {name} failed:\n{res.stderr}"

@@ -12,7 +12,7 @@ return type the program declared; shadows are accumulated into (+=).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gradlink.ad import bypass, custom, rules, split, tape
 from gradlink.ad.errors import ADError, DebugLocations, describe
@@ -134,16 +134,22 @@ class Differentiator:
         defs = caller.definitions()
         lines = text.splitlines(keepends=True)
         calls = [i for i in caller.instructions() if i.opcode == "call" and "__enzyme_" in i.callee]
+        rewritten: list[tuple[int, Instr]] = []
         k = 0
         for idx, line in enumerate(lines):
             if "__enzyme_" not in line or not re.search(r"\bcall\b", line):
                 continue
             ins = calls[k]
             k += 1
-            target = ins.operands[1].ref if _SRET.search(ins.text) and len(ins.operands) > 1 \
-                else (ins.operands[0].ref if ins.operands else "")
-            if target in self.unready:
+            rewritten.append((idx, ins))
+            fi = 1 if _SRET.search(ins.text) and len(ins.operands) > 1 else 0
+            target = ins.operands[fi].ref if len(ins.operands) > fi else ""
+            merged = self._merged_targets(ins, fi, defs)
+            if target in self.unready or any(t in self.unready for t in merged):
                 self.deferred += 1            # its body still asks for derivatives: next round
+                continue
+            if merged:
+                lines[idx] = self._merged_call(caller, ins, fi, defs, merged)
                 continue
             if is_fwddiff(ins.callee):
                 req = self._request(caller, ins, defs, forward=True)
@@ -159,7 +165,68 @@ class Differentiator:
                                        f"unknown Enzyme entry point {ins.callee.lstrip('@')}"))
             req = self._request(caller, ins, defs)
             lines[idx] = self._call_derivative(req)
+        for idx, ins in rewritten:
+            lines[idx] = _with_location(lines[idx], ins.dbg)
         return "".join(lines)
+
+    def _merged_targets(self, ins: Instr, fi: int, defs: dict[str, Instr]) -> list[str]:
+        """The functions of a request whose function operand is a phi or select of them: the
+        compiler merges `if (c) __enzyme_autodiff(f1, ...) else __enzyme_autodiff(f2, ...)`
+        into one call on phi [f1, f2]. Empty for an ordinary request."""
+        if len(ins.operands) <= fi or not ins.operands[fi].is_local:
+            return []
+        out: list[str] = []
+        todo, seen = [ins.operands[fi]], set()
+        while todo:
+            v = todo.pop()
+            if v.is_global:
+                if v.ref not in out:
+                    out.append(v.ref)
+                continue
+            d = defs.get(v.ref)
+            if d is None or v.ref in seen or d.opcode not in ("phi", "select"):
+                return []
+            seen.add(v.ref)
+            todo.extend([x for x, _ in d.incoming] if d.opcode == "phi" else d.operands[1:])
+        return out if len(out) > 1 else []
+
+    def _merged_call(self, caller: Function, ins: Instr, fi: int, defs: dict[str, Instr],
+                     targets: list[str]) -> str:
+        """One request on several functions: each one's derivative, the one to call chosen at
+        run time by comparing the function operand with each target (a chain of selects)."""
+        forward = is_fwddiff(ins.callee)
+        if not forward and not is_autodiff(ins.callee):
+            raise ADError(describe(caller.name, ins.text, self.locations.where(ins.dbg),
+                                   f"{ins.callee.lstrip('@')} of a function chosen at run time is "
+                                   "not supported (only __enzyme_autodiff and __enzyme_fwddiff)"))
+        fptr = ins.operands[fi]
+        texts, names = [], []
+        for t in targets:
+            one = replace(ins, operands=[*ins.operands[:fi], Value(fptr.type, t),
+                                         *ins.operands[fi + 1:]])
+            req = self._request(caller, one, defs, forward=forward)
+            if forward:
+                texts.append(self._call_forward(req))
+                names.append(self.forward(t, req.sig, pair=False).name)
+            else:
+                texts.append(self._call_derivative(req))
+                names.append(self.derivative(t, req.sig).name)
+        self.counter += 1
+        pick = f'%"gl.pick.{self.counter}"'
+        shapes = {text.replace(f"{name}(", f"{pick}(") for text, name in zip(texts, names)}
+        if len(shapes) != 1:
+            raise ADError(describe(caller.name, ins.text, self.locations.where(ins.dbg),
+                                   "the functions this request may differentiate ("
+                                   + ", ".join(t.lstrip("@") for t in targets) + ") have "
+                                   "derivatives of different signatures"))
+        lines, chosen = [], names[-1]
+        for j in range(len(targets) - 2, -1, -1):
+            is_t = f'%"gl.pick.{self.counter}.is{j}"'
+            sel = pick if j == 0 else f'%"gl.pick.{self.counter}.{j}"'
+            lines.append(f"  {is_t} = icmp eq ptr {fptr.ref}, {targets[j]}")
+            lines.append(f"  {sel} = select i1 {is_t}, ptr {names[j]}, ptr {chosen}")
+            chosen = sel
+        return "\n".join(lines) + "\n" + shapes.pop()
 
     def _request(self, caller: Function, ins: Instr, defs: dict[str, Instr],
                  forward: bool = False, split: str | None = None) -> Request:
@@ -689,6 +756,19 @@ class Differentiator:
             if not re.search(rf"^(declare|define)[^\n]*{re.escape(name)}\(", module_text, re.M):
                 parts.append(line + "\n")
         return "".join(parts)
+
+
+def _with_location(text: str, dbg: str | None) -> str:
+    """The request's source location on the calls that replace it: a call inlined later into a
+    function with debug info needs one (LLVM's verifier), and it is the right line."""
+    if dbg is None:
+        return text
+    out = []
+    for line in text.splitlines(keepends=True):
+        if re.search(r"\bcall\b", line) and "!dbg" not in line:
+            line = line.rstrip("\n") + f", !dbg {dbg}\n"
+        out.append(line)
+    return "".join(out)
 
 
 def _reaching_requests(fns: dict[str, str]) -> set[str]:

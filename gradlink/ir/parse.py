@@ -458,7 +458,7 @@ def parse_function(text: str) -> Function:
             continue
         if pending or (stripped.startswith("switch ") and stripped.endswith("[")):
             pending += " " + stripped
-            if stripped != "]":
+            if not stripped.startswith("]"):        # ']' or '], !dbg !12'
                 continue
             stripped, pending = pending.strip(), ""
         if current is None:
