@@ -62,6 +62,15 @@ class Unit:
         """A native object that also carries bitcode (.llvm.lto or .llvmbc)."""
         return self.elf is not None and self.elf.bitcode_section is not None
 
+    def use_bitcode(self) -> None:
+        """A fat object's embedded bitcode replaces its native code in the link (member
+        granularity: never both)."""
+        assert self.elf is not None and self.elf.bitcode is not None
+        self.data = unwrap_bitcode(self.elf.bitcode)
+        self.bitcode = True
+        self._symbols = None
+        self._module = None
+
 
 def _bitcode_symbols(unit: Unit) -> list[Symbol]:
     """From the bitcode's own linker symbol table when it has one (no parsing); else from LLVM,
@@ -216,9 +225,9 @@ def _load_path(path: str, spec: InputSpec, opts: LinkOptions, depth: int) -> tup
                 return [SharedInput(path, elf, spec.as_needed)], False
             if elf.kind != ET_REL:
                 raise LinkError(f"{path}: not a relocatable object or shared object")
-            return [Unit(path, data, bitcode=False, elf=elf)], False
+            return [_object(Unit(path, data, bitcode=False, elf=elf), opts)], False
         if kind in (Kind.ARCHIVE, Kind.THIN_ARCHIVE):
-            return [_load_archive(path, data, spec.whole_archive)], False
+            return [_load_archive(path, data, spec.whole_archive, opts)], False
     except FormatError as e:
         raise LinkError(f"{path}: {e}") from None
     if kind is Kind.SCRIPT and depth < 8:
@@ -226,7 +235,14 @@ def _load_path(path: str, spec: InputSpec, opts: LinkOptions, depth: int) -> tup
     raise LinkError(f"{path}: unknown file type")
 
 
-def _load_archive(path: str, data: bytes, whole: bool) -> ArchiveInput:
+def _object(unit: Unit, opts: LinkOptions) -> Unit:
+    """--fat-lto-objects (lld's option): every fat object enters the link as its bitcode."""
+    if opts.fat_lto_objects and unit.fat and unit.elf is not None and unit.elf.bitcode:
+        unit.use_bitcode()
+    return unit
+
+
+def _load_archive(path: str, data: bytes, whole: bool, opts: LinkOptions) -> ArchiveInput:
     ar = read_archive(path, data)
     units: list[Unit] = []
     keep: dict[int, int] = {}
@@ -243,7 +259,7 @@ def _load_archive(path: str, data: bytes, whole: bool) -> ArchiveInput:
                 raise FormatError(f"member {m.name}: {e}") from None
             if elf.kind == ET_REL:
                 keep[i] = len(units)
-                units.append(Unit(display, m.data, bitcode=False, elf=elf))
+                units.append(_object(Unit(display, m.data, bitcode=False, elf=elf), opts))
         # anything else (lib.rmeta in rlibs, text files) is skipped, as ld skips it
     armap = None
     if ar.index is not None:

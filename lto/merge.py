@@ -45,29 +45,46 @@ def _merge_once(units: list[Unit], forced: dict[str, str],
         known = _defined(dest)
         definitions.append((units[0].display, set(known)))
     for unit in units[1:]:
-        src = _module(unit, forced)
-        mine = _defined(src) if definitions is not None else set()
-        collided = {n for n in mine if n in known}
-        if src.triple != dest.triple and _same_target(src.triple, dest.triple):
-            src.triple = dest.triple        # rustc says -unknown-, clang -pc-: same target
-        try:
-            dest.link_in(src)
-        except RuntimeError as e:
-            detail = " ".join(str(e).split())
-            m = _FLAG_CONFLICT.search(detail)
-            if m and m.group(1) in _LTO_LAYOUT_FLAGS:
-                raise _FlagConflict(unit.display, m.group(1), m.group(3), detail) from None
-            raise LinkError(f"{unit.display}: cannot merge into the LTO unit: {detail}") from None
-        if definitions is not None:
-            if collided:
-                # a local function renamed by the linker (name.N) or a discarded duplicate
-                # (linkonce_odr): count every new definition, and the duplicates, as this unit's
-                now = _defined(dest)
-                mine = (mine - collided) | (now - known) | collided
-            known |= mine
-            definitions.append((unit.display, mine))
+        _link_unit(dest, unit, forced, known, definitions)
     dest.name = "ld-temp.o"
     return dest
+
+
+def link_more(dest: llvm.ModuleRef, units: list[Unit],
+              definitions: list[tuple[str, set[str]]] | None = None) -> None:
+    """Link further units into an already merged module (fat objects whose bitcode a
+    derivative needs, found after the first merge)."""
+    known = _defined(dest) if definitions is not None else set()
+    for unit in units:
+        try:
+            _link_unit(dest, unit, {}, known, definitions)
+        except _FlagConflict as c:
+            raise LinkError(f"{c.unit}: cannot merge into the LTO unit: {c.detail}") from None
+
+
+def _link_unit(dest: llvm.ModuleRef, unit: Unit, forced: dict[str, str], known: set[str],
+               definitions: list[tuple[str, set[str]]] | None) -> None:
+    src = _module(unit, forced)
+    mine = _defined(src) if definitions is not None else set()
+    collided = {n for n in mine if n in known}
+    if src.triple != dest.triple and _same_target(src.triple, dest.triple):
+        src.triple = dest.triple        # rustc says -unknown-, clang -pc-: same target
+    try:
+        dest.link_in(src)
+    except RuntimeError as e:
+        detail = " ".join(str(e).split())
+        m = _FLAG_CONFLICT.search(detail)
+        if m and m.group(1) in _LTO_LAYOUT_FLAGS:
+            raise _FlagConflict(unit.display, m.group(1), m.group(3), detail) from None
+        raise LinkError(f"{unit.display}: cannot merge into the LTO unit: {detail}") from None
+    if definitions is not None:
+        if collided:
+            # a local function renamed by the linker (name.N) or a discarded duplicate
+            # (linkonce_odr): count every new definition, and the duplicates, as this unit's
+            now = _defined(dest)
+            mine = (mine - collided) | (now - known) | collided
+        known |= mine
+        definitions.append((unit.display, mine))
 
 
 # Module flags that only describe how a module was split for ThinLTO: a mix of -flto=thin and

@@ -54,7 +54,8 @@ _FLAG_ALIASES = {
     "no-export-dynamic": "no-export-dynamic", "shared": "shared", "Bshareable": "shared",
     "pie": "pie", "pic-executable": "pie", "no-pie": "no-pie", "no-pic-executable": "no-pie",
     "push-state": "push-state", "pop-state": "pop-state", "gradlink-verbose": "gradlink-verbose",
-    "gradlink-ad-first": "gradlink-ad-first", "r": "relocatable", "relocatable": "relocatable",
+    "gradlink-ad-first": "gradlink-ad-first", "fat-lto-objects": "fat-lto-objects",
+    "no-fat-lto-objects": "no-fat-lto-objects", "r": "relocatable", "relocatable": "relocatable",
     "Ur": "relocatable",
 }
 
@@ -102,6 +103,7 @@ class LinkOptions:
     verbose: bool = False
     save_temps: str | None = None
     ad_first: bool = False
+    fat_lto_objects: bool = False  # every fat object's bitcode enters the LTO unit
     backend: str | None = None     # "tools" (opt-22/llc-22) or "llvmlite"; None: tools if found
 
 
@@ -229,6 +231,12 @@ def _apply(opts: LinkOptions, key: str, flag: str | None, value: str | None,
         return True
     elif flag == "gradlink-ad-first":
         opts.ad_first = True
+        return True
+    elif flag == "fat-lto-objects":
+        opts.fat_lto_objects = True      # ours: lld must not compile the fat bitcode again
+        return True
+    elif flag == "no-fat-lto-objects":
+        opts.fat_lto_objects = False
         return True
     elif key in ("o", "output"):
         opts.output = value or ""

@@ -10,7 +10,7 @@ import llvmlite.binding as llvm
 
 from fatlib.elf import Symbol
 from gradlink.ad import driver as ad
-from lto import codegen, ctors, exports, merge, native, optimize, pic, target, tools
+from lto import codegen, ctors, exports, fatpull, merge, native, optimize, pic, target, tools
 from lto.diag import LinkError, Log
 from lto.inputs import load_inputs
 from lto.options import LinkOptions
@@ -67,7 +67,8 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
     keep = exports.external_names(opts, res.visible_outside, bitcode_defs)
     log.note(f"keeping {len(keep)} external definition(s) of {len(bitcode_defs)}")
     definitions: list[tuple[str, set[str]]] | None = None
-    if any(ad.mentions_registrations(u.data) for u in res.bitcode):
+    if any(ad.mentions_registrations(u.data) for u in res.bitcode) or \
+            any(u.fat and ad.mentions_registrations(u.data) for u in res.native):
         definitions = []               # which unit defined what: see gradlink/ad/bypass.py
     with log.stage("merge"):
         module = merge.merge(res.bitcode, definitions)
@@ -79,6 +80,13 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
     pic_output = opts.shared or opts.pie
     backend = opts.backend or ("tools" if tools.available() else "llvmlite")
     wants_ad = any(ad.has_requests(f.name) for f in module.functions if f.is_declaration)
+    if wants_ad and any(u.fat for u in res.native):
+        with log.stage("fat objects"):
+            pulled = fatpull.pull_fat_bitcode(module, res, log, definitions)
+        if pulled:
+            codegen.verify(module, "merged module")
+            if opts.shared:
+                module = pic.drop_dso_local(module)
     hazards = ad.Hazards()
     if wants_ad:
         holders, hazards = _protect_registrations(module, definitions or [])
