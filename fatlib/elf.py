@@ -46,12 +46,16 @@ class ElfFile:
     symbols: list[Symbol]
     bitcode_section: str | None = None         # ".llvm.lto" or ".llvmbc" when present
     bitcode: bytes | None = None
+    manifest: bytes | None = None               # the .gradlink.manifest section (fatlib.manifest)
     soname: str | None = None
     needed: list[str] = field(default_factory=list)
 
     @property
     def is_shared(self) -> bool:
         return self.kind == ET_DYN
+
+
+MANIFEST_SECTION = ".gradlink.manifest"
 
 
 def _cstr(table: bytes, off: int) -> str:
@@ -130,6 +134,8 @@ def read_elf(data: bytes | memoryview, *, want_bitcode: bool = True) -> ElfFile:
             elf.bitcode_section = name
             if want_bitcode:
                 elf.bitcode = body(i)
+        elif name == MANIFEST_SECTION:
+            elf.manifest = body(i)
     if e_type == ET_DYN:
         _read_dynamic(data, headers, names, elf)
     return elf

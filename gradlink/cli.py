@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -60,6 +61,58 @@ def ir(file: str, functions: tuple[str, ...], print_cfg: bool, print_types: bool
         for line in run_ir(file, functions, print_cfg, print_types, print_activity, arg_kinds):
             click.echo(line)
     except ValueError as e:
+        raise click.ClickException(str(e)) from None
+
+
+@main.group()
+def fat() -> None:
+    """Fat libraries: native code, bitcode and a derivative manifest in one file.
+
+    \b
+    Examples:
+      clang-22 -O2 -flto -c physics.c solver.c
+      gradlink fat build -o libphys.a physics.o solver.o
+      gradlink fat build -o libkern.a kernel.o --derivatives kernel-derivatives.toml
+      gradlink fat inspect libphys.a
+
+    The archive links with any linker as an ordinary static library; with -fuse-ld=gradlink
+    the bitcode of the members a derivative needs replaces their native code, and the
+    manifest's custom derivatives apply to the consumer's gradients (docs/fat-libraries.md).
+    """
+
+
+@fat.command(name="build")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="The fat archive to write (libNAME.a).")
+@click.option("--derivatives", type=click.Path(exists=True, dir_okay=False),
+              help="Manifest entries for code without Enzyme registrations (JSON or TOML).")
+@click.argument("objects", nargs=-1, required=True, type=click.Path(dir_okay=False))
+def fat_build(output: str, derivatives: str | None, objects: tuple[str, ...]) -> None:
+    """Make a fat archive of OBJECTS (-flto bitcode or -ffat-lto-objects objects).
+
+    Bitcode objects get native code (llc-22); Enzyme registrations found in the bitcode
+    (__enzyme_register_gradient_*, ...) and the --derivatives entries go into the manifest.
+    """
+    from gradlink.fatbuild import BuildError, build
+    try:
+        for line in build(output, list(objects), derivatives):
+            click.echo(line)
+    except BuildError as e:
+        if os.path.exists(output):
+            os.unlink(output)
+        raise click.ClickException(str(e)) from None
+
+
+@fat.command(name="inspect")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+def fat_inspect(file: str) -> None:
+    """Per member of FILE: native code, bitcode, and the derivative manifest."""
+    from fatlib import FormatError
+    from gradlink.fatbuild import inspect as describe
+    try:
+        for line in describe(file):
+            click.echo(line)
+    except FormatError as e:
         raise click.ClickException(str(e)) from None
 
 

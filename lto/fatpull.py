@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import llvmlite.binding as llvm
 
+from gradlink.ad.errors import ADError
 from gradlink.ad.reach import bodies_needed
 from lto import merge
 from lto.diag import LinkError, Log
@@ -31,7 +32,11 @@ def pull_fat_bitcode(module: llvm.ModuleRef, res: Resolution, log: Log,
         if not fat:
             return pulled
         wanted: dict[int, tuple[Unit, str, str]] = {}
-        for name, referrer in bodies_needed(str(module)).items():
+        try:
+            needed = bodies_needed(str(module))
+        except ADError as e:
+            raise LinkError(str(e)) from None
+        for name, referrer in needed.items():
             unit = fat.get(name)
             if unit is not None and id(unit) not in wanted:
                 wanted[id(unit)] = (unit, name, referrer)

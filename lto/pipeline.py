@@ -10,7 +10,7 @@ import llvmlite.binding as llvm
 
 from fatlib.elf import Symbol
 from gradlink.ad import driver as ad
-from lto import codegen, ctors, exports, fatpull, merge, native, optimize, pic, target, tools
+from lto import codegen, ctors, exports, fatpull, manifests, merge, native, optimize, pic, target, tools
 from lto.diag import LinkError, Log
 from lto.inputs import load_inputs
 from lto.options import LinkOptions
@@ -80,14 +80,21 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
     pic_output = opts.shared or opts.pie
     backend = opts.backend or ("tools" if tools.available() else "llvmlite")
     wants_ad = any(ad.has_requests(f.name) for f in module.functions if f.is_declaration)
-    if wants_ad and any(u.fat for u in res.native):
-        with log.stage("fat objects"):
-            pulled = fatpull.pull_fat_bitcode(module, res, log, definitions)
-        if pulled:
-            codegen.verify(module, "merged module")
-            if opts.shared:
-                module = pic.drop_dso_local(module)
     hazards = ad.Hazards()
+    if wants_ad:
+        # the libraries' derivative manifests first: a function with a registered derivative
+        # needs no body, so its fat member stays native
+        injected: set[tuple[str, int]] = set()
+        if _inject_manifests(module, res, log, injected) and definitions is None:
+            definitions = []
+        if any(u.fat for u in res.native):
+            with log.stage("fat objects"):
+                pulled = fatpull.pull_fat_bitcode(module, res, log, definitions)
+            if pulled:
+                _inject_manifests(module, res, log, injected)
+                codegen.verify(module, "merged module")
+                if opts.shared:
+                    module = pic.drop_dso_local(module)
     if wants_ad:
         holders, hazards = _protect_registrations(module, definitions or [])
         keep = keep | holders
@@ -123,6 +130,15 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
             obj = codegen.emit_object(module, tm)
     save("lto.o", obj)
     return obj
+
+
+def _inject_manifests(module: llvm.ModuleRef, res: Resolution, log: Log,
+                      injected: set[tuple[str, int]]) -> bool:
+    extra = manifests.registrations(module, res, log, injected)
+    if extra is None:
+        return False
+    module.link_in(extra)
+    return True
 
 
 def _protect_registrations(module: llvm.ModuleRef, definitions: list[tuple[str, set[str]]]

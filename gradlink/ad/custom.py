@@ -47,7 +47,8 @@ class Registry:
     inactive_globals: set[str] = field(default_factory=set)
     holders: set[str] = field(default_factory=set)        # the registration globals themselves
     sources: dict[str, str] = field(default_factory=dict)  # fn -> the global registering it
-    by_kind: dict[tuple[str, str], str] = field(default_factory=dict)  # (kind, fn) -> global
+    # (kind, fn) -> (the global, its entries)
+    by_kind: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = field(default_factory=dict)
 
     def registered(self) -> set[str]:
         return set(self.gradients) | set(self.tangents) | set(self.function_like) | \
@@ -78,10 +79,13 @@ def read_registry(module_text: str) -> Registry:
 def _add(reg: Registry, holder: str, kind: str, refs: list[str], strings: dict[str, str]) -> None:
     if kind not in ("inactivefn", "inactivenoblockfn", "inactive_global", "shouldrecompute"):
         if refs and (kind, refs[0]) in reg.by_kind:
-            raise ADError(f"{refs[0].lstrip('@')} is registered twice: by "
-                          f"{reg.by_kind[kind, refs[0]]} and by {holder}")
+            first, first_refs = reg.by_kind[kind, refs[0]]
+            if first_refs == tuple(refs):
+                return                   # the same registration twice (source and manifest)
+            raise ADError(f"{refs[0].lstrip('@')} is registered twice, differently: by "
+                          f"{first} and by {holder}")
         if refs:
-            reg.by_kind[kind, refs[0]] = holder
+            reg.by_kind[kind, refs[0]] = (holder, tuple(refs))
             reg.sources.setdefault(refs[0], holder)
     if kind == "register_gradient":
         if len(refs) != 3:

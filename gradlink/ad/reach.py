@@ -25,7 +25,7 @@ def bodies_needed(module_text: str) -> dict[str, str]:
     function declared but not defined in the module that a derivative may need."""
     bodies = function_texts(module_text)
     declared = {_bare(m.group(1)) for m in _DECLARE.finditer(module_text)}
-    skip = {_bare(n) for n in read_registry(module_text).registered()}
+    skip = {_bare(n.lstrip("@")) for n in read_registry(module_text).registered()}
     todo: list[tuple[str, str]] = []          # (function, who names it)
     for caller, text in bodies.items():
         for line in text.splitlines():

@@ -1,0 +1,262 @@
+"""`gradlink fat build` and `gradlink fat inspect`: the library author's side of fat libraries.
+
+build: every object becomes a fat object, native code plus its bitcode in ``.llvm.lto`` (a
+bitcode-only object gets native code from ``llc-22``; a fat object is kept as it is), and the
+objects whose functions have registrations get a ``.gradlink.manifest`` section
+(fatlib/manifest.py) listing them: the Enzyme registrations found in the bitcode
+(``__enzyme_register_gradient_*`` ..., moved into the manifest so consumers that link the
+native code still find them) and the entries of a ``--derivatives`` file (JSON or TOML) for code
+that cannot carry them (Fortran, vendor kernels). The result is an ar archive every linker
+links as an ordinary static library.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import llvmlite.binding as llvm
+
+from fatlib import FormatError
+from fatlib.archive import read_archive, write_archive
+from fatlib.elf import ET_REL, read_elf
+from fatlib.manifest import SECTION, decode, encode, validate_entry
+from fatlib.probe import Kind, classify, unwrap_bitcode
+from gradlink.ad.custom import read_registry
+from lto.tools import find_tool
+
+
+class BuildError(Exception):
+    """What is wrong with the inputs of `gradlink fat build`; the message names the file."""
+
+
+@dataclass
+class Member:
+    name: str                # archive member name
+    native: bytes            # the ELF object (fat once built)
+    bitcode: bytes | None
+    defined: set[str]
+
+
+def build(output: str, objects: list[str], derivatives: str | None) -> list[str]:
+    """Write the fat archive; returns one line per member for the user."""
+    members = [_member(path) for path in objects]
+    entries = _registration_entries(members)
+    if derivatives:
+        entries += _file_entries(derivatives, members)
+    by_member: dict[str, list[dict[str, Any]]] = {}
+    for e in entries:
+        owner = next((m for m in members if (e.get("function") or e.get("global")) in m.defined),
+                     None)
+        if owner is None:
+            raise BuildError(f"the manifest entry for '{e.get('function') or e.get('global')}' "
+                             "names a symbol no object of the library defines")
+        for sym in _symbols(e):
+            if not any(sym in m.defined for m in members):
+                raise BuildError(f"the {e['kind']} entry of {e.get('function')} names '{sym}', "
+                                 "which no object of the library defines")
+        by_member.setdefault(owner.name, []).append(e)
+    report = []
+    with tempfile.TemporaryDirectory(prefix="gradlink-fat-") as tmp:
+        for m in members:
+            mine = by_member.get(m.name, [])
+            if mine:
+                m.native = _add_section(m.native, SECTION, encode(mine), tmp, m.name)
+            report.append(f"{m.name}: native + bitcode"
+                          + (f", manifest ({len(mine)} entries)" if mine else ""))
+    write_archive(output, [(m.name, m.native) for m in members],
+                  [sorted(m.defined) for m in members])
+    return report
+
+
+def inspect(path: str) -> list[str]:
+    """Per member: bitcode or not, and the manifest entries."""
+    data = Path(path).read_bytes()
+    items: list[tuple[str, bytes]]
+    if classify(data[:8]) in (Kind.ARCHIVE, Kind.THIN_ARCHIVE):
+        items = [(m.name, m.data) for m in read_archive(path, data).members]
+    else:
+        items = [(os.path.basename(path), data)]
+    out = []
+    for name, blob in items:
+        kind = classify(blob[:8])
+        if kind is Kind.BITCODE:
+            out.append(f"{name}: bitcode only")
+            continue
+        if kind is not Kind.ELF:
+            out.append(f"{name}: {kind.value}")
+            continue
+        elf = read_elf(blob)
+        what = "shared object" if elf.kind != ET_REL else "native"
+        bc = f" + bitcode ({elf.bitcode_section}, {len(elf.bitcode or b'')} bytes)" \
+            if elf.bitcode_section else ", no bitcode"
+        out.append(f"{name}: {what}{bc}")
+        if elf.manifest is not None:
+            manifest = decode(elf.manifest, name)
+            for e in manifest.entries:
+                fields = ", ".join(f"{k}={v}" for k, v in sorted(e.items())
+                                   if k not in ("kind", "signatures"))
+                out.append(f"  manifest: {e['kind']}: {fields}")
+    return out
+
+
+def _member(path: str) -> Member:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise BuildError(f"{path}: {e.strerror}") from None
+    name = os.path.basename(path)
+    kind = classify(data[:8])
+    if kind is Kind.BITCODE:
+        bitcode = unwrap_bitcode(data)
+        native = _compile(bitcode, path)
+        native = _add_section(native, ".llvm.lto", bitcode, None, name)
+    elif kind is Kind.ELF:
+        elf = read_elf(data)
+        if elf.kind != ET_REL:
+            raise BuildError(f"{path}: not a relocatable object")
+        if elf.bitcode is None:
+            raise BuildError(f"{path}: a native object without bitcode; compile it with "
+                             "-flto -ffat-lto-objects, or give its -flto bitcode object instead")
+        native, bitcode = data, elf.bitcode
+    else:
+        raise BuildError(f"{path}: not an object file ({kind.value})")
+    elf = read_elf(native)
+    return Member(name, native, bitcode, {s.name for s in elf.symbols if s.defined})
+
+
+def _compile(bitcode: bytes, path: str) -> bytes:
+    llc = find_tool("llc")
+    if llc is None:
+        raise BuildError("llc-22 is needed to compile bitcode to native code (Debian: llvm-22)")
+    with tempfile.TemporaryDirectory(prefix="gradlink-fat-") as tmp:
+        src, out = os.path.join(tmp, "in.bc"), os.path.join(tmp, "out.o")
+        Path(src).write_bytes(bitcode)
+        p = subprocess.run([llc, "-O2", "-filetype=obj", "-relocation-model=pic",
+                            "-function-sections", "-data-sections", src, "-o", out],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            raise BuildError(f"{path}: llc-22 failed: {p.stderr.strip()[:400]}")
+        return Path(out).read_bytes()
+
+
+def _add_section(obj: bytes, section: str, body: bytes, tmp: str | None, name: str) -> bytes:
+    objcopy = find_objcopy()
+    with tempfile.TemporaryDirectory(prefix="gradlink-fat-") as d:
+        src, data, out = (os.path.join(d, n) for n in ("in.o", "section.bin", "out.o"))
+        Path(src).write_bytes(obj)
+        Path(data).write_bytes(body)
+        flags = "exclude" if section == ".llvm.lto" else "readonly"
+        p = subprocess.run([objcopy, "--add-section", f"{section}={data}",
+                            "--set-section-flags", f"{section}={flags}", src, out],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            raise BuildError(f"{name}: llvm-objcopy-22 failed: {p.stderr.strip()[:400]}")
+        return Path(out).read_bytes()
+
+
+def find_objcopy() -> str:
+    import shutil
+    for cand in ("llvm-objcopy-22", "/usr/lib/llvm-22/bin/llvm-objcopy"):
+        path = shutil.which(cand) if not os.path.isabs(cand) else (cand if os.path.exists(cand) else None)
+        if path:
+            return path
+    raise BuildError("llvm-objcopy-22 is needed (Debian: llvm-22)")
+
+
+def _registration_entries(members: list[Member]) -> list[dict[str, Any]]:
+    """The Enzyme registrations in the objects' bitcode, as manifest entries with the LLVM
+    signatures of the functions they name."""
+    out: list[dict[str, Any]] = []
+    for m in members:
+        if m.bitcode is None or b"__enzyme_" not in m.bitcode:
+            continue
+        try:
+            module = llvm.parse_bitcode(m.bitcode)
+        except RuntimeError as e:
+            raise BuildError(f"{m.name}: invalid bitcode: {' '.join(str(e).split())}") from None
+        types = {f.name: str(f.global_value_type) for f in module.functions}
+        text = str(module)
+        try:
+            reg = read_registry(text)
+        except Exception as e:                          # ADError: a malformed registration
+            raise BuildError(f"{m.name}: {e}") from None
+
+        def sig(*names: str) -> dict[str, Any]:
+            return {n: _signature(types[n]) for n in names if n in types}
+
+        for fn, (aug, rev) in reg.gradients.items():
+            f, a, r = (_bare(x) for x in (fn, aug, rev))
+            out.append({"kind": "gradient", "function": f, "augmented": a, "reverse": r,
+                        "signatures": sig(f, a, r)})
+        for fn, tangent in reg.tangents.items():
+            f, t = _bare(fn), _bare(tangent)
+            out.append({"kind": "derivative", "function": f, "tangent": t,
+                        "signatures": sig(f, t)})
+        for fn, like in reg.function_like.items():
+            out.append({"kind": "function_like", "function": _bare(fn), "like": like})
+        out += [{"kind": "inactive", "function": _bare(fn)} for fn in sorted(reg.inactive_functions)]
+        out += [{"kind": "inactive_global", "global": _bare(g)} for g in sorted(reg.inactive_globals)]
+    return out
+
+
+def _file_entries(path: str, members: list[Member]) -> list[dict[str, Any]]:
+    """Entries of a --derivatives file: JSON {"entries": [...]} or TOML [[entries]] tables;
+    signatures missing from an entry are taken from the library's bitcode."""
+    try:
+        raw = Path(path).read_bytes()
+        doc = tomllib.loads(raw.decode()) if path.endswith(".toml") else json.loads(raw)
+    except (OSError, ValueError) as e:
+        raise BuildError(f"{path}: {e}") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("entries"), list):
+        raise BuildError(f"{path}: expected a list 'entries' of derivative entries")
+    types: dict[str, str] = {}
+    for m in members:
+        if m.bitcode is not None:
+            mod = llvm.parse_bitcode(m.bitcode)
+            types.update({f.name: str(f.global_value_type) for f in mod.functions})
+    out = []
+    for e in doc["entries"]:
+        try:
+            validate_entry(e, path)
+        except FormatError as err:
+            raise BuildError(str(err)) from None
+        if e["kind"] in ("gradient", "derivative"):
+            sigs = dict(e.get("signatures", {}))
+            for sym in [e["function"], *_symbols(e)]:
+                if sym not in sigs and sym in types:
+                    sigs[sym] = _signature(types[sym])
+            e = {**e, "signatures": sigs}
+        out.append(e)
+    return out
+
+
+def _symbols(e: dict[str, Any]) -> list[str]:
+    return [e[k] for k in ("augmented", "reverse", "tangent", "symbol") if k in e]
+
+
+def _signature(fn_type: str) -> dict[str, Any]:
+    """'double (ptr, i32)' -> {"ret": "double", "params": ["ptr", "i32"]}."""
+    ret, _, rest = fn_type.partition(" (")
+    params, depth, cur = [], 0, ""
+    for ch in rest.rsplit(")", 1)[0]:
+        depth += ch in "{<[("
+        depth -= ch in "}>])"
+        if ch == "," and depth == 0:
+            params.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        params.append(cur.strip())
+    return {"ret": ret.strip(), "params": params}
+
+
+def _bare(name: str) -> str:
+    return name.lstrip("@").strip('"')

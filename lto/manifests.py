@@ -1,0 +1,154 @@
+"""Derivative manifests of the link's native inputs become registrations in the LTO unit.
+
+A fat library's objects (and a shared object built from them) carry a ``.gradlink.manifest``
+section (fatlib/manifest.py, docs/fat-libraries.md): custom derivatives, inactive functions and
+globals of the library's functions. Before AD, every manifest of a loaded object, pulled archive
+member or shared object is turned into the registration globals Enzyme's C API would have put
+in the source (``__enzyme_register_gradient...`` named after the library), with declarations of
+the derivative symbols from their recorded signatures, and linked into the LTO unit: the AD then
+has one notion of a custom derivative, wherever it came from. A consumer writes no registration
+for a library function. An entry naming a symbol the library does not define, or a signature
+that differs from the function's declaration in the program, stops the link naming the library,
+its member and the function.
+"""
+
+from __future__ import annotations
+
+import re
+
+import llvmlite.binding as llvm
+
+from fatlib import FormatError
+from fatlib.manifest import Manifest, decode
+from lto.diag import LinkError, Log
+from lto.resolve import Resolution
+
+_HOLDER = {"gradient": ("register_gradient", ("function", "augmented", "reverse")),
+           "derivative": ("register_derivative", ("function", "tangent")),
+           "inactive": ("inactivefn", ("function",)),
+           "inactive_global": ("inactive_global", ("global",))}
+
+
+def collect(res: Resolution) -> list[tuple[Manifest, set[str]]]:
+    """Each input's manifest with the symbols that input defines."""
+    out = []
+    sources = [(u.display, u.elf) for u in res.native + res.bitcode if u.elf is not None]
+    sources += [(so.path, so.elf) for so in res.shared]
+    for display, elf in sources:
+        if elf.manifest is None:
+            continue
+        try:
+            manifest = decode(elf.manifest, display)
+        except FormatError as e:
+            raise LinkError(str(e)) from None
+        out.append((manifest, {s.name for s in elf.symbols if s.defined}))
+    return out
+
+
+def registrations(module: llvm.ModuleRef, res: Resolution, log: Log,
+                  injected: set[tuple[str, int]]) -> llvm.ModuleRef | None:
+    """A module of registration globals and declarations for every manifest entry whose function
+    the LTO unit names and that is not in ``injected`` (source, entry number; updated); None
+    when there is none."""
+    types = {f.name: _function_type(f) for f in module.functions}
+    lines: list[str] = []
+    declared: set[str] = set(types)
+    for manifest, defined in collect(res):
+        for n, e in enumerate(manifest.entries):
+            target = e.get("function") or e.get("global")
+            if (manifest.source, n) in injected or \
+                    (target not in types and not _has_global(module, target)):
+                continue                       # done, or the program does not use it
+            injected.add((manifest.source, n))
+            lines += _entry(e, n, manifest.source, defined, types, declared)
+            log.note(f"{manifest.source}: {e['kind']} entry for '{target}'")
+    if not lines:
+        return None
+    text = "\n".join(lines) + "\n"
+    try:
+        mod = llvm.parse_assembly(text)
+    except RuntimeError as err:
+        raise LinkError("internal error: the manifest registrations do not parse: "
+                        + " ".join(str(err).split())[:400]) from None
+    mod.triple = module.triple
+    mod.data_layout = module.data_layout
+    return mod
+
+
+def _entry(e: dict, n: int, source: str, defined: set[str], types: dict[str, str | None],
+           declared: set[str]) -> list[str]:
+    kind = e["kind"]
+    if kind == "precompiled":
+        raise LinkError(f"{source}: precompiled derivative of {e['function']}: not supported by "
+                        "this gradlink yet")
+    if kind == "function_like":
+        like = e["like"]
+        sname = f'@"gl.manifest.like.{n}.{_plain(source)}"'
+        ret, _, params = (types.get(e["function"]) or "void (").partition(" (")
+        return [f"declare {ret} {_ref(e['function'])}({params}",
+                f'{sname} = private unnamed_addr constant [{len(like) + 1} x i8] c"{like}\\00"',
+                f'@"__enzyme_function_like.{e["function"]} from {_quoted(source)}" = hidden global '
+                f'[2 x ptr] [ptr {_ref(e["function"])}, ptr {sname}]']
+    key, fields = _HOLDER[kind]
+    names = [e[f] for f in fields]
+    sigs = e.get("signatures", {})
+    out = []
+    derivs = names[1:] if kind in ("gradient", "derivative") else []
+    for sym in derivs:
+        if sym not in defined:
+            raise LinkError(f"{source}: the manifest names '{sym}' (for {names[0]}), which "
+                            f"{source} does not define")
+    for sym in derivs:
+        if sym not in declared:
+            sig = sigs.get(sym)
+            if sig is None:
+                raise LinkError(f"{source}: the manifest gives no signature for '{sym}' (for "
+                                f"{names[0]})")
+            out.append(f"declare {sig['ret']} {_ref(sym)}({', '.join(sig['params'])})")
+            declared.add(sym)
+    fn_sig = sigs.get(names[0])
+    have = types.get(names[0])
+    if fn_sig is not None and have is not None and \
+            have != f"{fn_sig['ret']} ({', '.join(fn_sig['params'])})":
+        raise LinkError(f"{source}: the manifest's signature of {names[0]} "
+                        f"({fn_sig['ret']} ({', '.join(fn_sig['params'])})) does not match the "
+                        f"program's ({have})")
+    target = names[0]
+    if kind == "inactive_global":
+        out.append(f"{_ref(target)} = external global i8")
+    elif have is not None:
+        ret, _, params = have.partition(" (")
+        out.append(f"declare {ret} {_ref(target)}({params}")
+    refs = ", ".join(f"ptr {_ref(s)}" for s in names)
+    out.append(f'@"__enzyme_{key}.{names[0]} from {_quoted(source)}" = hidden global '
+               f"[{len(names)} x ptr] [{refs}]")
+    return out
+
+
+def _function_type(f: llvm.ValueRef) -> str | None:
+    m = re.match(r"ptr", str(f.type))
+    if not m:
+        return None
+    ty = str(f.global_value_type)
+    return re.sub(r"\s+", " ", ty)
+
+
+def _has_global(module: llvm.ModuleRef, name: str) -> bool:
+    try:
+        module.get_global_variable(name)
+        return True
+    except NameError:
+        return False
+
+
+def _ref(name: str) -> str:
+    return f"@{name}" if re.fullmatch(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*", name) else f'@"{name}"'
+
+
+def _quoted(source: str) -> str:
+    """The source's name inside a quoted LLVM identifier (errors name the holder global)."""
+    return re.sub(r'["\\]', "_", source)
+
+
+def _plain(source: str) -> str:
+    return re.sub(r"[^-a-zA-Z0-9$._]", "_", source)
