@@ -20,6 +20,10 @@ and run in a scratch directory, then classified:
                  or output that does not match the file's CHECK lines
     TIMEOUT      the build or the run took too long
 
+Attributes that only Enzyme's clang plugin understands (enzyme_inactive,
+enzyme_shadow, enzyme_function_like, ...) are dropped by plain clang with a
+-Wunknown-attributes warning; a failing program's line names them.
+
 It prints one line per program, `folder: P passed, F failed` per folder and a
 final `N passed, M failed` line. The exit status is 0 unless the corpus folder
 is missing (2).
@@ -48,6 +52,8 @@ DEFAULT_CORPUS = Path("/work/enzyme-tests")
 C_SUFFIXES = {".c"}
 CXX_SUFFIXES = {".cpp", ".cc", ".cxx", ".C"}
 MAIN_RE = re.compile(r"\bmain\s*\(")
+# Attributes only Enzyme's clang plugin understands; plain clang drops them with a warning.
+IGNORED_ATTR_RE = re.compile(r"unknown attribute '(enzyme_\w+)' ignored")
 TAIL_CHARS = 2000
 
 
@@ -88,6 +94,7 @@ class Result:
     run_seconds: float = 0.0
     exit_code: int | None = None
     signal: str | None = None
+    ignored_attributes: list[str] = field(default_factory=list)
     output_tail: str = ""
 
     def to_json(self) -> dict[str, object]:
@@ -258,6 +265,7 @@ def build_and_run(prog: Program, opts: Options, work: Path) -> Result:
         return res
     res.build_seconds = time.monotonic() - t0
     build_out = b.stdout + b.stderr
+    res.ignored_attributes = sorted(set(IGNORED_ATTR_RE.findall(build_out)))
     if b.returncode != 0 or not exe.exists():
         res.status, res.reason = classify_build_failure(build_out)
         res.exit_code, res.output_tail = b.returncode, tail(build_out)
@@ -292,6 +300,8 @@ def environment() -> dict[str, str]:
 
 def line_for(res: Result, width: int) -> str:
     reason = res.reason if len(res.reason) <= 200 else res.reason[:197] + "..."
+    if res.ignored_attributes and res.status is not Status.PASS:
+        reason += f" [clang ignored attribute {', '.join(res.ignored_attributes)}]"
     return f"{res.program:<{width}}  {res.status.value:<11}  {reason}".rstrip()
 
 
