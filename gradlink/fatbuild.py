@@ -63,13 +63,12 @@ def build(output: str, objects: list[str], derivatives: str | None) -> list[str]
                                  "which no object of the library defines")
         by_member.setdefault(owner.name, []).append(e)
     report = []
-    with tempfile.TemporaryDirectory(prefix="gradlink-fat-") as tmp:
-        for m in members:
-            mine = by_member.get(m.name, [])
-            if mine:
-                m.native = _add_section(m.native, SECTION, encode(mine), tmp, m.name)
-            report.append(f"{m.name}: native + bitcode"
-                          + (f", manifest ({len(mine)} entries)" if mine else ""))
+    for m in members:
+        mine = by_member.get(m.name, [])
+        if mine:
+            m.native = _add_section(m.native, SECTION, encode(mine), m.name)
+        report.append(f"{m.name}: native + bitcode"
+                      + (f", manifest ({len(mine)} entries)" if mine else ""))
     write_archive(output, [(m.name, m.native) for m in members],
                   [sorted(m.defined) for m in members])
     return report
@@ -116,7 +115,7 @@ def _member(path: str) -> Member:
     if kind is Kind.BITCODE:
         bitcode = unwrap_bitcode(data)
         native = _compile(bitcode, path)
-        native = _add_section(native, ".llvm.lto", bitcode, None, name)
+        native = _add_section(native, ".llvm.lto", bitcode, name)
     elif kind is Kind.ELF:
         elf = read_elf(data)
         if elf.kind != ET_REL:
@@ -146,7 +145,7 @@ def _compile(bitcode: bytes, path: str) -> bytes:
         return Path(out).read_bytes()
 
 
-def _add_section(obj: bytes, section: str, body: bytes, tmp: str | None, name: str) -> bytes:
+def _add_section(obj: bytes, section: str, body: bytes, name: str) -> bytes:
     objcopy = find_objcopy()
     with tempfile.TemporaryDirectory(prefix="gradlink-fat-") as d:
         src, data, out = (os.path.join(d, n) for n in ("in.o", "section.bin", "out.o"))
