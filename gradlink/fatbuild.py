@@ -28,7 +28,7 @@ from fatlib.archive import read_archive, write_archive
 from fatlib.elf import ET_REL, read_elf
 from fatlib.manifest import SECTION, decode, encode, validate_entry
 from fatlib.probe import Kind, classify, unwrap_bitcode
-from gradlink.ad.custom import read_registry
+from gradlink.ad.custom import read_registry, split_top_level
 from lto.tools import find_tool
 
 
@@ -42,6 +42,16 @@ class Member:
     native: bytes            # the ELF object (fat once built)
     bitcode: bytes | None
     defined: set[str]
+    module: llvm.ModuleRef | None = None         # the bitcode, parsed once when needed
+
+    def parsed(self) -> llvm.ModuleRef:
+        if self.module is None:
+            assert self.bitcode is not None
+            try:
+                self.module = llvm.parse_bitcode(self.bitcode)
+            except RuntimeError as e:
+                raise BuildError(f"{self.name}: invalid bitcode: {' '.join(str(e).split())}") from None
+        return self.module
 
 
 def build(output: str, objects: list[str], derivatives: str | None) -> list[str]:
@@ -146,7 +156,9 @@ def _compile(bitcode: bytes, path: str) -> bytes:
 
 
 def _add_section(obj: bytes, section: str, body: bytes, name: str) -> bytes:
-    objcopy = find_objcopy()
+    objcopy = find_tool("objcopy")
+    if objcopy is None:
+        raise BuildError("llvm-objcopy-22 is needed (Debian: llvm-22)")
     with tempfile.TemporaryDirectory(prefix="gradlink-fat-") as d:
         src, data, out = (os.path.join(d, n) for n in ("in.o", "section.bin", "out.o"))
         Path(src).write_bytes(obj)
@@ -160,15 +172,6 @@ def _add_section(obj: bytes, section: str, body: bytes, name: str) -> bytes:
         return Path(out).read_bytes()
 
 
-def find_objcopy() -> str:
-    import shutil
-    for cand in ("llvm-objcopy-22", "/usr/lib/llvm-22/bin/llvm-objcopy"):
-        path = shutil.which(cand) if not os.path.isabs(cand) else (cand if os.path.exists(cand) else None)
-        if path:
-            return path
-    raise BuildError("llvm-objcopy-22 is needed (Debian: llvm-22)")
-
-
 def _registration_entries(members: list[Member]) -> list[dict[str, Any]]:
     """The Enzyme registrations in the objects' bitcode, as manifest entries with the LLVM
     signatures of the functions they name."""
@@ -176,10 +179,7 @@ def _registration_entries(members: list[Member]) -> list[dict[str, Any]]:
     for m in members:
         if m.bitcode is None or b"__enzyme_" not in m.bitcode:
             continue
-        try:
-            module = llvm.parse_bitcode(m.bitcode)
-        except RuntimeError as e:
-            raise BuildError(f"{m.name}: invalid bitcode: {' '.join(str(e).split())}") from None
+        module = m.parsed()
         types = {f.name: str(f.global_value_type) for f in module.functions}
         text = str(module)
         try:
@@ -218,7 +218,7 @@ def _file_entries(path: str, members: list[Member]) -> list[dict[str, Any]]:
     types: dict[str, str] = {}
     for m in members:
         if m.bitcode is not None:
-            mod = llvm.parse_bitcode(m.bitcode)
+            mod = m.parsed()
             types.update({f.name: str(f.global_value_type) for f in mod.functions})
     out = []
     for e in doc["entries"]:
@@ -243,18 +243,7 @@ def _symbols(e: dict[str, Any]) -> list[str]:
 def _signature(fn_type: str) -> dict[str, Any]:
     """'double (ptr, i32)' -> {"ret": "double", "params": ["ptr", "i32"]}."""
     ret, _, rest = fn_type.partition(" (")
-    params, depth, cur = [], 0, ""
-    for ch in rest.rsplit(")", 1)[0]:
-        depth += ch in "{<[("
-        depth -= ch in "}>])"
-        if ch == "," and depth == 0:
-            params.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        params.append(cur.strip())
-    return {"ret": ret.strip(), "params": params}
+    return {"ret": ret.strip(), "params": split_top_level(rest.rsplit(")", 1)[0])}
 
 
 def _bare(name: str) -> str:

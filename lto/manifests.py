@@ -75,7 +75,7 @@ def registrations(module: llvm.ModuleRef, res: Resolution, log: Log,
     return mod
 
 
-def _entry(e: dict, n: int, source: str, defined: set[str], types: dict[str, str | None],
+def _entry(e: dict, n: int, source: str, defined: set[str], types: dict[str, str],
            declared: set[str]) -> list[str]:
     kind = e["kind"]
     if kind == "precompiled":
@@ -125,12 +125,8 @@ def _entry(e: dict, n: int, source: str, defined: set[str], types: dict[str, str
     return out
 
 
-def _function_type(f: llvm.ValueRef) -> str | None:
-    m = re.match(r"ptr", str(f.type))
-    if not m:
-        return None
-    ty = str(f.global_value_type)
-    return re.sub(r"\s+", " ", ty)
+def _function_type(f: llvm.ValueRef) -> str:
+    return re.sub(r"\s+", " ", str(f.global_value_type))
 
 
 def _has_global(module: llvm.ModuleRef, name: str) -> bool:

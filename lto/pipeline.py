@@ -95,7 +95,6 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
                 codegen.verify(module, "merged module")
                 if opts.shared:
                     module = pic.drop_dso_local(module)
-    if wants_ad:
         holders, hazards = _protect_registrations(module, definitions or [])
         keep = keep | holders
     if backend == "tools":

@@ -23,6 +23,7 @@ from lto.diag import PROG, LinkError, Log
 _CANDIDATES = {
     "opt": ("opt-22", "/usr/lib/llvm-22/bin/opt"),
     "llc": ("llc-22", "/usr/lib/llvm-22/bin/llc"),
+    "objcopy": ("llvm-objcopy-22", "/usr/lib/llvm-22/bin/llvm-objcopy"),
 }
 
 

@@ -20,7 +20,7 @@ from gradlink.ad.forward import ForwardCallee, ForwardSynthesis
 from gradlink.ad.reverse import CalleeDerivative, Derivative, ReverseSynthesis, Signature
 from gradlink.analysis import activity, cfg, typeinfo
 from gradlink.ir.model import Function, Instr, Value
-from gradlink.ir.parse import ParseError, function_texts, parse_function, parse_type, struct_types
+from gradlink.ir.parse import ParseError, attribute_groups, function_texts, parse_function, parse_type, struct_types
 from gradlink.ir.types import PTR, Type
 
 MARKERS = {"enzyme_dup", "enzyme_dupnoneed", "enzyme_const", "enzyme_out"}
@@ -31,7 +31,6 @@ MODIFIERS = {"enzyme_nocache"}
 _MARKER_GLOBAL = re.compile(r"^@\"?(enzyme_[A-Za-z0-9_]+)\"?$")
 _SRET = re.compile(r"__enzyme_[A-Za-z0-9_]*[^(]*\(ptr [^,]*?sret\(([^)]*)\)")
 _MD_TUPLE = re.compile(r"^(!\d+) = (?:distinct )?!\{(.*)\}\s*$", re.M)
-_ATTR_GROUP = re.compile(r"^attributes (#\d+) = \{(.*)\}\s*$", re.M)
 _EXTERNAL_MARKER = re.compile(r'^(@"?enzyme_(?:dup|dupnoneed|const|out|allocated|tape)"?) = external (?:dso_local )?global i32(.*)$', re.M)
 
 
@@ -71,7 +70,7 @@ class Differentiator:
         self.text = module_text
         self.fns = function_texts(module_text)
         self.locations = DebugLocations(module_text)
-        self.attr_groups = {m.group(1): m.group(2) for m in _ATTR_GROUP.finditer(module_text)}
+        self.attr_groups = attribute_groups(module_text)
         self.structs = struct_types(module_text)
         self.metadata = {m.group(1): m.group(2) for m in _MD_TUPLE.finditer(module_text)}
         self.derivatives: dict[tuple[str, str], Derivative] = {}

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from gradlink.ad.custom import read_registry
 from gradlink.ad.errors import ADError, DebugLocations
 from gradlink.ir.model import Function
+from gradlink.ir.parse import attribute_groups
 
 _DEFINE = re.compile(r'^define\b([^@\n]*)(@"[^"]+"|@[-a-zA-Z$._0-9]+)\((.*)$', re.M)
-_ATTR_GROUP = re.compile(r"^attributes (#\d+) = \{(.*)\}\s*$", re.M)
 _NO_INLINE = re.compile(r"\b(?:noinline|optnone)\b")
 
 
@@ -65,7 +65,7 @@ def hazards(module_text: str, units: list[tuple[str, set[str]]]) -> Hazards:
     reg = read_registry(module_text)
     if not reg.registered():
         return Hazards()
-    groups = {m.group(1): m.group(2) for m in _ATTR_GROUP.finditer(module_text)}
+    groups = attribute_groups(module_text)
     headers = {m.group(2): m.group(1) + m.group(3) for m in _DEFINE.finditer(module_text)}
     out = Hazards()
     for fn in sorted(reg.registered()):

@@ -141,6 +141,11 @@ def _balanced(text: str, start: int) -> str:
 
 
 def _split_params(text: str) -> list[str]:
+    return [p for p in split_top_level(text) if p != "..."]
+
+
+def split_top_level(text: str) -> list[str]:
+    """Comma-separated items outside brackets: 'ptr, { i32, i8 }, ...' -> 3 items."""
     out, depth, cur = [], 0, ""
     for ch in text:
         depth += ch in "{<[("
@@ -152,7 +157,7 @@ def _split_params(text: str) -> list[str]:
             cur += ch
     if cur.strip():
         out.append(cur.strip())
-    return [p for p in out if p != "..."]
+    return out
 
 
 def tape_type(module_text: str, fn: str, aug: str) -> Type | None:

@@ -14,11 +14,10 @@ from __future__ import annotations
 import re
 
 from gradlink.ad.custom import read_registry
-from gradlink.ir.parse import function_texts
+from gradlink.ir.parse import attribute_groups, function_texts
 
 _REF = re.compile(r'@("(?:[^"\\]|\\.)*"|[-a-zA-Z$._][-a-zA-Z$._0-9]*)')
 _DECLARE = re.compile(r'^declare\b[^@\n]*@("(?:[^"\\]|\\.)*"|[-a-zA-Z$._][-a-zA-Z$._0-9]*)\(', re.M)
-_ATTR_GROUP = re.compile(r"^attributes (#\d+) = \{(.*)\}\s*$", re.M)
 _HEADER = re.compile(r'^(?:declare|define)\b[^@\n]*@("(?:[^"\\]|\\.)*"|[-a-zA-Z$._][-a-zA-Z$._0-9]*)\((.*)$',
                      re.M)
 _REQUEST = re.compile(r"@\"?__enzyme_(?:autodiff|fwddiff|augmentfwd|reverse|batch)")
@@ -56,8 +55,8 @@ def bodies_needed(module_text: str) -> dict[str, str]:
 def _no_return(module_text: str) -> set[str]:
     """Functions that never return (Rust's panics, abort paths): a derivative never runs past
     a call of one, so AD needs no body of theirs, nor of what they call."""
-    groups = {m.group(1) for m in _ATTR_GROUP.finditer(module_text)
-              if re.search(r"\bnoreturn\b", m.group(2))}
+    groups = {g for g, body in attribute_groups(module_text).items()
+              if re.search(r"\bnoreturn\b", body)}
     out = set()
     for m in _HEADER.finditer(module_text):
         rest = m.group(2)

@@ -539,6 +539,14 @@ def function_texts(module_text: str) -> dict[str, str]:
     return out
 
 
+_ATTR_GROUP = re.compile(r"^attributes (#\d+) = \{(.*)\}\s*$", re.M)
+
+
+def attribute_groups(module_text: str) -> dict[str, str]:
+    """Attribute groups by id: '#3' -> 'noinline nounwind "target-cpu"="x86-64"'."""
+    return {m.group(1): m.group(2) for m in _ATTR_GROUP.finditer(module_text)}
+
+
 _TYPEDEF = re.compile(r"^(%(?:\"[^\"]*\"|[-a-zA-Z$._0-9]+)) = type (.+)$", re.M)
 
 
