@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from toolchain import compile_c, link, sh
+from toolchain import CC, CXX, compile_c, have, link, sh
 
 HEADER = r"""
 #include <math.h>
@@ -219,3 +219,89 @@ int main(void) {
     assert math.isclose(f1, r1, rel_tol=1e-12) and math.isclose(f2, r2, rel_tol=1e-12)
     x, v = [0.1, 0.2, 0.3, 0.4, 0.5], [1, -1, 0.5, 2, 1]
     assert math.isclose(f1, sum(2 * a * math.cos(a * a) * b for a, b in zip(x, v)), rel_tol=1e-12)
+
+
+# Shapes from LULESH whose forward derivatives crashed at run time (issue 11, point 8): each
+# program prints forward, reverse and the exact derivative; the test runs it under valgrind.
+RUNTIME_SHAPES = {
+    # a table of pointers to memory nothing active touches, kept in a struct that holds an
+    # active value: the table's slots in the struct's shadow must hold real (zeroed) shadows,
+    # because the freeing loop reads them back as shadowed pointers
+    "pointer_table.c": r"""
+#include <stdio.h>
+#include <stdlib.h>
+extern int enzyme_dup, enzyme_const;
+double __enzyme_fwddiff(void *, ...);
+double __enzyme_autodiff(void *, ...);
+typedef struct { double e; int n; int **lists; } D;
+__attribute__((noinline)) void init(D *d, int n) {
+  d->n = n;
+  d->lists = malloc(n * sizeof(int *));
+  for (int i = 0; i < n; i++) d->lists[i] = calloc(4, sizeof(int));
+}
+__attribute__((noinline)) void fini(D *d) {
+  for (int i = 0; i < d->n; i++) free(d->lists[i]);
+  free(d->lists);
+}
+__attribute__((noinline)) double f(double x, int n) {
+  D *d = malloc(sizeof *d);
+  d->e = x;
+  init(d, n);
+  double r = d->e * d->e * d->e;
+  fini(d);
+  free(d);
+  return r;
+}
+int main(void) {
+  double x = 1.5;
+  double fw = __enzyme_fwddiff((void *)f, enzyme_dup, x, 1.0, enzyme_const, 3);
+  double rv = __enzyme_autodiff((void *)f, x, enzyme_const, 3);
+  printf("%.17g %.17g %.17g\n", fw, rv, 3 * x * x);
+  return 0;
+}
+""",
+    # a call that may throw is an invoke; its callee writes through the shadowed struct, so the
+    # forward derivative must invoke the callee's derivative (it used to copy the primal only)
+    "invoke_writes.cpp": r"""
+#include <cstdio>
+extern "C" int enzyme_dup, enzyme_const;
+extern "C" double __enzyme_fwddiff(void *, ...);
+extern "C" double __enzyme_autodiff(void *, ...);
+struct S { double *p; double scale; };
+__attribute__((noinline)) void fill(S *s, int n) {
+  s->p = new double[n];
+  for (int i = 0; i < n; i++) s->p[i] = s->scale * i;
+}
+__attribute__((noinline)) double f(double x, int n) {
+  S s;
+  s.scale = x;
+  try { fill(&s, n); } catch (...) { return 0; }
+  double r = 0;
+  for (int i = 0; i < n; i++) r += s.p[i] * s.p[i];
+  delete[] s.p;
+  return r;
+}
+int main() {
+  double x = 1.5;
+  double fw = __enzyme_fwddiff((void *)f, enzyme_dup, x, 1.0, enzyme_const, 4);
+  double rv = __enzyme_autodiff((void *)f, x, enzyme_const, 4);
+  std::printf("%.17g %.17g %.17g\n", fw, rv, 2 * x * (0 + 1 + 4 + 9));
+  return 0;
+}
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUNTIME_SHAPES))
+def test_forward_derivatives_of_lulesh_shapes_run_clean(tmp_path: Path, name: str) -> None:
+    src = tmp_path / name
+    src.write_text(RUNTIME_SHAPES[name])
+    driver = CXX if name.endswith(".cpp") else CC
+    if not have(driver):
+        pytest.skip(f"{driver} not installed")
+    obj = compile_c(src, tmp_path / "p.o", "-O2", "-flto", compiler=driver)
+    link([obj], tmp_path / "p", driver=driver).check(f"gradlink link of {name}")
+    res = sh(["valgrind", "-q", "--error-exitcode=9", "--leak-check=no", tmp_path / "p"])
+    assert res.returncode == 0, res.stderr
+    fw, rv, exact = (float(v) for v in res.stdout.split())
+    assert math.isclose(fw, exact, rel_tol=1e-14) and math.isclose(rv, exact, rel_tol=1e-14)

@@ -143,6 +143,9 @@ class ForwardSynthesis:
                 not (ins.name in self.act.shadowed and self._callee(ins) is not None):
             raise self.fail(ins, f"{ins.callee.lstrip('@')} returns a pointer that may point "
                                  "into active memory; its shadow cannot be returned yet")
+        if op == "invoke":
+            self._invoke(ins)
+            return
         if op == "call" and (tape.is_push(ins.callee) or tape.is_pop(ins.callee)):
             self._tape_op(ins)
             return
@@ -428,9 +431,41 @@ class ForwardSynthesis:
         fallback = f'@"gl.indirect.unknown.fwd.{base}.{len(self.helpers)}"'
         return dispatch(self.b, self.helpers, fnptr, list(callee.dispatch), fallback, types, ret)
 
-    def _call(self, ins: Instr) -> None:
-        callee = self._callee(ins)
-        assert callee is not None
+    def _invoke(self, ins: Instr) -> None:
+        """An invoke (a call that may throw): of the callee's forward derivative when it touches
+        active data, to the program's own normal and unwind destinations. Nothing can follow a
+        terminator in its block, so what would have to (a derivative returned by value, a
+        shadow of a returned pointer) is refused."""
+        active_args = any(self.varied(v) or v.ref in self.act.shadowed for v in ins.operands)
+        active_result = ins.name is not None and (
+            self.varied(ins.name) or ins.name in self.act.shadowed)
+        if ins.callee in ALLOCATORS and not active_args:
+            if active_result:
+                self._shadow(ins)              # calloc'ed shadow first: it needs only the size
+            self.b.emit(primal_text(ins))
+            return
+        name = ins.callee.lstrip("@")
+        if active_result:
+            raise self.fail(ins, f"the result of {name} is active, and the call may throw "
+                                 "(an invoke): forward mode cannot return its derivative yet")
+        callee = self._callee(ins) if active_args else None
+        if callee is None:
+            if active_args and not rules.is_differentiated_call(ins.callee) and \
+                    not rules.is_inactive_call(ins.callee):
+                raise self.fail(ins, f"{name} may throw (an invoke) and takes active data; "
+                                     "forward mode differentiates only functions of the LTO "
+                                     "unit there")
+            self.b.emit(primal_text(ins))
+            return
+        if callee.dispatch:
+            raise self.fail(ins, "an indirect call that may throw (an invoke) on active data")
+        args = ", ".join(str(a) for a in self._args(ins))
+        res = f"{ins.name} = " if ins.name else ""
+        self.b.emit(f"{res}invoke {ins.type or 'void'} {callee.name}({args}) "
+                    f"to label %{label_ref(ins.targets[0])} unwind label %{label_ref(ins.unwind)}")
+
+    def _args(self, ins: Instr) -> list[Value]:
+        """A call's operands, each followed by its shadows or tangents (one per lane)."""
         args = []
         for v in ins.operands:
             args.append(v)
@@ -438,6 +473,12 @@ class ForwardSynthesis:
                 args += [Value(PTR, self.sh(v, ins, k)) for k in self.lanes]
             elif self.varied(v):
                 args += [self.t_or_zero(v, k) for k in self.lanes]
+        return args
+
+    def _call(self, ins: Instr) -> None:
+        callee = self._callee(ins)
+        assert callee is not None
+        args = self._args(ins)
         t = ins.type
         pair_call = callee.returns_pair and ins.name is not None and t is not None
         ret = self.pair_type(t) if pair_call else str(t or "void")

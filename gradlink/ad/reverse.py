@@ -274,7 +274,7 @@ class ReverseSynthesis(PrimalSources):
                 want(Value(ins.operands[0].type, self.shadow_ref(ins.operands[0].ref)))
                 want(Value(I64, self._realloc_names(ins)[1]))
                 continue
-            if op == "call" and ins.callee in ALLOCATORS and ins.name in self.act.shadowed:
+            if op in ("call", "invoke") and ins.callee in ALLOCATORS and ins.name in self.act.shadowed:
                 want(Value(ins.type, self.shadow_ref(ins.name)))  # type: ignore[arg-type]
                 continue
             if op == "call" and ins.callee.startswith("@llvm.memset") and ins.operands[0].ref in self.act.shadowed:
@@ -609,6 +609,11 @@ class ReverseSynthesis(PrimalSources):
             self._forward_instr(ins)
             self._store_slots(ins)
         term = block.terminator
+        if term.opcode == "invoke" and term.callee in ALLOCATORS and term.name in self.act.shadowed:
+            # the shadow needs only the size: made before the invoke (and pushed with the rest)
+            if not shadows.emit_shadow(b, term, self.shadow_ref(term.name),
+                                       lambda v: self._shadow_of(v, term)):
+                raise self.fail(term, "cannot make a shadow for 'invoke'")
         self._push_all(need)
         if term.opcode == "ret" and not self.split:
             b.emit(f'br label %"gl.rev.{label}"')
@@ -854,7 +859,7 @@ class ReverseSynthesis(PrimalSources):
     def _reverse_instr(self, ins: Instr) -> None:
         op = ins.opcode
         callee = self._callee(ins) if op in ("call", "invoke") else None
-        if op == "invoke" and callee is None:
+        if op == "invoke" and callee is None and ins.callee not in ALLOCATORS:
             return
         if callee is not None:
             self._reverse_call(ins, callee)
@@ -862,7 +867,7 @@ class ReverseSynthesis(PrimalSources):
         if op == "store":
             self._reverse_store(ins)
             return
-        if op == "call" and ins.callee in ALLOCATORS and (
+        if op in ("call", "invoke") and ins.callee in ALLOCATORS and (
                 ins.name in self.act.shadowed or ins.name in self.deferred_frees):
             self.b.declarations.setdefault("@free", "declare void @free(ptr)")
             if ins.name in self.act.shadowed:

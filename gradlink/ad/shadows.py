@@ -51,7 +51,7 @@ def emit_shadow(b: Builder, ins: Instr, sh: str, shadow_of: Callable[[Value], st
         size = alloca_size(b, ins)
         _declare(b, "@llvm.memset.p0.i64")
         b.emit(f"call void @llvm.memset.p0.i64(ptr {sh}, i8 0, i64 {size}, i1 false)")
-    elif op == "call" and ins.callee in ALLOCATORS:
+    elif op in ("call", "invoke") and ins.callee in ALLOCATORS:
         _declare(b, "@calloc")
         if ins.callee == "@calloc":
             b.emit(f"{sh} = call ptr @calloc({ins.operands[0]}, {ins.operands[1]})")

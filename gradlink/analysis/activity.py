@@ -55,7 +55,7 @@ def _root_alloca(name: str, defs: dict[str, Instr]) -> list[Instr] | None:
         ins = defs.get(ref)
         if ins is None:
             return None
-        if ins.opcode == "alloca" or (ins.opcode == "call" and ins.callee in ALLOCATORS):
+        if ins.opcode == "alloca" or (ins.opcode in ("call", "invoke") and ins.callee in ALLOCATORS):
             roots.append(ins)
         elif ins.opcode == "call" and ins.callee in REALLOCATORS and ins.operands:
             roots.append(ins)
@@ -111,6 +111,11 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
         val, ptr = ins.operands
         if (val.ref in act.varied or val.ref in act.shadowed) and ptr.ref not in act.shadowed:
             _shadow_roots(ptr.ref, defs, act)
+        elif val.type.is_ptr and val.is_local and ptr.ref in act.shadowed and \
+                val.ref not in act.shadowed:
+            # a pointer stored into shadowed memory is shadowed when loaded back: the memory
+            # of ours it points into needs a shadow for the store to write
+            _shadow_roots(val.ref, defs, act)
     elif op in ("call", "invoke") and not ins.callee.startswith("@llvm.") and \
             rules.rule_for_call(ins.callee) is None and not rules.is_inactive_call(ins.callee) and \
             any(v.ref in act.varied or v.ref in act.shadowed for v in ins.operands):
