@@ -63,3 +63,59 @@ def test_split_mode(tmp_path: Path) -> None:
     for i in range(3):
         assert math.isclose(rows[4 + i][0], x[i] * math.exp(x[i]), rel_tol=1e-15)
         assert math.isclose(rows[4 + i][1], (i + 1) * (1 + x[i]) * math.exp(x[i]), rel_tol=1e-12)
+
+
+PRIMAL_RETURNS = r"""
+#include <stdio.h>
+#include <math.h>
+extern int enzyme_dup, enzyme_const, enzyme_primal_return, enzyme_allocated, enzyme_tape;
+typedef struct { double primal, tangent; } dual;
+dual __enzyme_fwddiff(void *, ...);
+typedef struct { void *tape; double primal; } aug_t;
+aug_t __enzyme_augmentfwd(void *, ...);
+typedef struct { double primal; } prim_t;               /* C returns it as a plain double */
+prim_t augment_in(void *, ...) __asm__("__enzyme_augmentfwd");
+double __enzyme_reverse(void *, ...);
+double f(const double *x, double s, int n) {
+  double r = 0;
+  for (int i = 0; i < n; i++) r += sin(x[i] * s) * x[i];
+  return r;
+}
+int main(void) {
+  double x[3] = {0.5, 1.0, 1.5}, dx[3] = {1, 0, 0}, gx[3] = {0}, gx2[3] = {0};
+  dual d = __enzyme_fwddiff((void *)f, enzyme_primal_return, enzyme_dup, x, dx, 2.0, 0.5,
+                            enzyme_const, 3);
+  printf("%.17g %.17g\n", d.primal, d.tangent);
+  aug_t a = __enzyme_augmentfwd((void *)f, enzyme_dup, x, gx, 2.0, enzyme_const, 3);
+  double ds = __enzyme_reverse((void *)f, enzyme_dup, x, gx, 2.0, enzyme_const, 3, 1.0, a.tape);
+  printf("%.17g %.17g %.17g\n", a.primal, gx[0], ds);
+  char mem[32];
+  prim_t p = augment_in((void *)f, enzyme_allocated, 32, enzyme_tape, mem, enzyme_dup, x, gx2,
+                        2.0, enzyme_const, 3);
+  double ds2 = __enzyme_reverse((void *)f, enzyme_allocated, 32, enzyme_tape, mem, enzyme_dup,
+                                x, gx2, 2.0, enzyme_const, 3, 1.0);
+  printf("%.17g %.17g %.17g\n", p.primal, gx2[0], ds2);
+  return 0;
+}
+"""
+
+
+def test_primal_returned_with_the_derivative(tmp_path: Path) -> None:
+    """enzyme_primal_return: __enzyme_fwddiff gives {primal, tangent}; __enzyme_augmentfwd
+    declared to return {tape, primal} (or {primal}, the tape in caller memory) gives the
+    primal too, as Enzyme does."""
+    (tmp_path / "p.c").write_text(PRIMAL_RETURNS)
+    obj = compile_c(tmp_path / "p.c", tmp_path / "p.o", "-O2", "-flto")
+    link([obj, "-lm"], tmp_path / "p").check()
+    res = sh(["valgrind", "-q", "--leak-check=full", "--error-exitcode=9", tmp_path / "p"])
+    assert res.returncode == 0, res.stderr
+    rows = [list(map(float, ln.split())) for ln in res.stdout.splitlines()]
+    x, s = [0.5, 1.0, 1.5], 2.0
+    primal = sum(math.sin(v * s) * v for v in x)
+    ds = sum(v * v * math.cos(v * s) for v in x)
+    dx0 = math.sin(x[0] * s) + x[0] * s * math.cos(x[0] * s)
+    assert math.isclose(rows[0][0], primal, rel_tol=1e-15)
+    assert math.isclose(rows[0][1], dx0 + 0.5 * ds, rel_tol=1e-13)
+    for row in rows[1:]:
+        assert math.isclose(row[0], primal, rel_tol=1e-15)
+        assert math.isclose(row[1], dx0, rel_tol=1e-13) and math.isclose(row[2], ds, rel_tol=1e-13)

@@ -63,6 +63,7 @@ class Request:
     prologue: list[str]               # conversions of promoted variadic arguments
     sret: tuple[Value, Type] | None = None   # where a struct result is returned in memory
     tape: Value | None = None         # split mode: the tape object (or caller memory for it)
+    primal_return: bool = False       # enzyme_primal_return: {primal, tangent} (forward mode)
 
 
 class Differentiator:
@@ -256,6 +257,12 @@ class Differentiator:
         tape_mem: Value | None = None
         dret: Value | None = None
         width = 1
+        primal_return = any(m == "enzyme_primal_return" for m, _ in items)
+        if primal_return:
+            if not forward:
+                raise fail("enzyme_primal_return is supported in forward mode only "
+                           "(__enzyme_fwddiff)")
+            items = [(m, v) for m, v in items if m != "enzyme_primal_return"]
         if forward:
             for j, (marker, v) in enumerate(items):
                 if marker == "enzyme_width":
@@ -344,7 +351,11 @@ class Differentiator:
             if dret.type != fn.ret:
                 dret = self._coerce(dret, fn.ret, fail, prologue)
             args.append(dret)
-        return Request(caller, ins, target, sig, args, prologue, sret_ptr, tape_mem)
+        if primal_return and (width != 1 or not fn.ret.is_float):
+            raise fail("enzyme_primal_return needs one lane and a function with a "
+                       "floating-point result")
+        return Request(caller, ins, target, sig, args, prologue, sret_ptr, tape_mem,
+                       primal_return)
 
     def _coerce(self, v: Value, to: Type, fail, prologue: list[str]) -> Value:  # type: ignore[no-untyped-def]
         """C passes float through '...' as double, and char/short as int: convert back."""
@@ -604,17 +615,16 @@ class Differentiator:
             params.append(f"{a.type} %a{k}")
             names.append(f"{a.type} %a{k}")
         if entry == "__enzyme_augmentfwd":
-            wrap = f'@"gl.augwrap.{base}.{req.sig.key()}"'
+            shape = self._augment_shape(call, fn.ret, req.tape is not None)
+            wrap = f'@"gl.augwrap.{base}.{req.sig.key()}.{shape}"'
             self.split_wrappers[wrap] = split.augment_wrapper(wrap, pair.aug, str(fn.ret), params,
-                                                            names)
+                                                            names, shape)
             mem = str(req.tape) if req.tape is not None else "ptr null"
             argl = ", ".join([*(str(a) for a in req.args), mem])
+            rtype = "ptr" if shape == "tape" else str(call.type)
             if call.name is None or call.type is None:
-                return prologue + f"  call ptr {wrap}({argl})\n"
-            if not call.type.is_ptr:
-                raise ADError(f"__enzyme_augmentfwd returns the tape, a pointer; the call is "
-                              f"declared to return {call.type}\n>>> instruction: {call.text}")
-            return prologue + f"  {call.name} = call ptr {wrap}({argl})\n"
+                return prologue + f"  call {rtype} {wrap}({argl})\n"
+            return prologue + f"  {call.name} = call {rtype} {wrap}({argl})\n"
         # __enzyme_reverse
         if req.tape is None:
             raise ADError(f"__enzyme_reverse without a tape\n>>> instruction: {call.text}")
@@ -635,6 +645,24 @@ class Differentiator:
         lines = [f"  {tmp} = call {ret} {wrap}({argl})"]
         lines += _convert(Value(pair.ret, tmp), outs, call.type, call.name, call)
         return prologue + "\n".join(lines) + "\n"
+
+    @staticmethod
+    def _augment_shape(call: Instr, ret: Type, given: bool) -> str:
+        """What __enzyme_augmentfwd returns, read from its declared type: the tape (a pointer),
+        {tape, primal}, or {primal} when the caller gave the tape memory (enzyme_tape)."""
+        t = call.type
+        if t is None or call.name is None or t.is_ptr:
+            return "tape"
+        if t.kind == "struct" and t.fields:
+            if len(t.fields) == 2 and t.fields[0].is_ptr and t.fields[1] == ret:
+                return "tape+primal"
+            if len(t.fields) == 1 and t.fields[0] == ret and given:
+                return "primal"
+        if t == ret and given:
+            return "primal-scalar"
+        raise ADError(f"__enzyme_augmentfwd returns the tape (a pointer), {{tape, primal}}, or "
+                      f"{{primal}} with enzyme_tape; the call is declared to return {t}"
+                      f"\n>>> instruction: {call.text}")
 
     # -- forward mode ----------------------------------------------------------------------------
     def forward(self, target: str, sig: Signature, pair: bool) -> Derivative:
@@ -677,9 +705,11 @@ class Differentiator:
     def _call_forward(self, req: Request) -> str:
         call = req.call
         fn = self.function(req.target)
-        d = self.forward(req.target, req.sig, pair=False)
+        d = self.forward(req.target, req.sig, pair=req.primal_return)
         arglist = ", ".join(str(a) for a in req.args)
         prologue = "".join(req.prologue)
+        if req.primal_return:
+            return prologue + self._primal_and_tangent(req, d.name, fn.ret, arglist)
         ret = str(fn.ret) if req.sig.active_return else "void"
         if not req.sig.active_return:
             ret = str(fn.ret)
@@ -713,6 +743,23 @@ class Differentiator:
         lines = [f"  {tmp} = call {ret} {d.name}({arglist})"]
         lines += _convert(Value(fn.ret, tmp), [fn.ret], want, call.name, call)
         return prologue + "\n".join(lines) + "\n"
+
+    def _primal_and_tangent(self, req: Request, name: str, ret: Type, arglist: str) -> str:
+        """enzyme_primal_return: the forward derivative's {primal, tangent}, returned as the
+        call is declared (a two-field struct of the result type, by value or through sret)."""
+        call = req.call
+        pair = Type("struct", fields=(ret, ret))
+        if req.sret is not None:
+            return self._store_sret(name, pair, [ret, ret], arglist, req.sret, call)
+        if call.name is None or call.type is None:
+            return f"  call {pair} {name}({arglist})\n"
+        if call.type == pair:
+            return f"  {call.name} = call {pair} {name}({arglist})\n"
+        self.counter += 1
+        tmp = f'%"gl.pair.{self.counter}"'
+        lines = [f"  {tmp} = call {pair} {name}({arglist})"]
+        lines += _convert(Value(pair, tmp), [ret, ret], call.type, call.name, call)
+        return "\n".join(lines) + "\n"
 
     def _appendix(self, module_text: str) -> str:
         parts = ["\n"]

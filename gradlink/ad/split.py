@@ -32,12 +32,27 @@ def _restore(prefix: str) -> list[str]:
             f'  store i64 %{prefix}.cap, ptr @"gl.tape.cap"']
 
 
-def augment_wrapper(name: str, aug: str, ret: str, params: list[str], args: list[str]) -> str:
-    """ptr name(params..., ptr %mem): run ``aug`` on a fresh stack; return the tape object
-    (in %mem when it is not null)."""
-    call = f"  call {ret} {aug}({', '.join(args)})"
+def augment_wrapper(name: str, aug: str, ret: str, params: list[str], args: list[str],
+                    shape: str = "tape") -> str:
+    """name(params..., ptr %mem): run ``aug`` on a fresh stack and return, by ``shape``, the
+    tape object (in %mem when it is not null), ``{ptr tape, ret primal}`` ("tape+primal", as
+    Enzyme returns it when the call is declared so), or ``{ret primal}`` ("primal": the caller
+    gave the tape memory; "primal-scalar" when C's ABI returns that struct as the value)."""
+    keep = shape != "tape"
+    call = f"  {'%prim = ' if keep else ''}call {ret} {aug}({', '.join(args)})"
+    result = {"tape": "ptr", "tape+primal": f"{{ ptr, {ret} }}", "primal": f"{{ {ret} }}",
+              "primal-scalar": ret}[shape]
+    if shape == "tape":
+        tail = ["  ret ptr %obj"]
+    elif shape == "tape+primal":
+        tail = [f"  %r0 = insertvalue {result} poison, ptr %obj, 0",
+                f"  %r1 = insertvalue {result} %r0, {ret} %prim, 1", f"  ret {result} %r1"]
+    elif shape == "primal":
+        tail = [f"  %r0 = insertvalue {result} poison, {ret} %prim, 0", f"  ret {result} %r0"]
+    else:
+        tail = [f"  ret {ret} %prim"]
     return "\n".join([
-        f"define internal ptr {name}({', '.join([*params, 'ptr %mem'])}) {{",
+        f"define internal {result} {name}({', '.join([*params, 'ptr %mem'])}) {{",
         "entry:",
         *_save("old"),
         '  store ptr null, ptr @"gl.tape.base"',
@@ -62,7 +77,7 @@ def augment_wrapper(name: str, aug: str, ret: str, params: list[str], args: list
         "  store i64 %new.cap, ptr %f2",
         f"  %f3 = getelementptr {_FIELDS}, ptr %obj, i32 0, i32 3",
         "  store i64 %owned, ptr %f3",
-        "  ret ptr %obj",
+        *tail,
         "}",
     ]) + "\n"
 
