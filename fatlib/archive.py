@@ -1,7 +1,7 @@
 """Reading and writing ar archives: GNU and BSD name tables, symbol indexes, thin archives.
 
-lief has no ar support, so this is plain Python. Reading validates every header: a truncated
-archive raises FormatError naming what is cut, it is never half-read.
+Plain Python. Reading validates every header: a truncated archive raises FormatError naming
+what is cut, it is never half-read.
 """
 
 from __future__ import annotations

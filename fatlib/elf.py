@@ -2,9 +2,9 @@
 
 Only what linking needs: which global symbols an object or shared object defines and references,
 whether it carries bitcode (``.llvm.lto`` from ``-ffat-lto-objects``, ``.llvmbc`` from
-``-fembed-bitcode`` and rustc's std objects) and, for shared objects, their soname. Full ELF
-decoding is lief's job (see ``gradlink inspect``); this module parses with ``struct`` only, since
-a Rust link probes hundreds of archive members.
+``-fembed-bitcode`` and rustc's std objects), the derivative manifest and, for shared objects,
+their soname. It parses with ``struct`` only: a Rust link probes hundreds of archive members, and
+sections are added or removed by llvm-objcopy-22 (gradlink/fatbuild.py).
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ every field):
 - ``function_like``: "function", "like" (a built-in rule, e.g. "log1p")
 - ``inactive``: "function";  ``inactive_global``: "global"
 - ``precompiled``: "function", "mode" ("reverse" | "forward"), "activity" (one of const, dup,
-  dupnoneed, out per parameter), "width", "symbol" (the derivative), "signatures"
+  dupnoneed, out per parameter), the derivative symbols with the conventions of a custom
+  derivative ("augmented" and "reverse", or "tangent"; gradlink/precompile.py), "signatures"
 
 Unknown kinds and fields are errors of a reader that does not know them (a newer format would
 say so by its version), never ignored.
@@ -44,8 +45,8 @@ KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "function_like": (("function", "like"), ()),
     "inactive": (("function",), ()),
     "inactive_global": (("global",), ()),
-    "precompiled": (("function", "mode", "activity", "symbol"), ("width", "signatures",
-                                                                 "returns")),
+    "precompiled": (("function", "mode", "activity"), ("augmented", "reverse", "tangent",
+                                                       "signatures")),
 }
 MODES = ("reverse", "forward")
 ACTIVITIES = ("const", "dup", "dupnoneed", "out")
@@ -80,6 +81,11 @@ def validate_entry(e: Any, where: str) -> dict[str, Any]:
         if e["mode"] not in MODES:
             raise FormatError(f"{where}: mode '{e['mode']}' of {e['function']} is not one of "
                               f"{', '.join(MODES)}")
+        need = ("augmented", "reverse") if e["mode"] == "reverse" else ("tangent",)
+        for f in need:
+            if not isinstance(e.get(f), str) or not e[f]:
+                raise FormatError(f"{where}: the precompiled {e['mode']} derivative of "
+                                  f"{e['function']} needs '{f}'")
         acts = e["activity"]
         if not isinstance(acts, list) or any(a not in ACTIVITIES for a in acts):
             raise FormatError(f"{where}: the activity of {e['function']} must be a list of "

@@ -73,6 +73,8 @@ def fat() -> None:
       clang-22 -O2 -flto -c physics.c solver.c
       gradlink fat build -o libphys.a physics.o solver.o
       gradlink fat build -o libkern.a kernel.o --derivatives kernel-derivatives.toml
+      gradlink fat build -o libphys.a physics.o --export-derivatives energy:reverse,forward
+      gradlink fat strip-bitcode -o libphys-closed.a libphys.a
       gradlink fat inspect libphys.a
 
     The archive links with any linker as an ordinary static library; with -fuse-ld=gradlink
@@ -86,19 +88,52 @@ def fat() -> None:
               help="The fat archive to write (libNAME.a).")
 @click.option("--derivatives", type=click.Path(exists=True, dir_okay=False),
               help="Manifest entries for code without Enzyme registrations (JSON or TOML).")
+@click.option("--export-derivatives", "exports", multiple=True, metavar="SPEC",
+              help="Compile derivatives of library functions now: FUNCTION[:MODES], MODES "
+                   "from reverse,forward (default both); repeatable. Consumers then need no "
+                   "bitcode of those functions (docs/fat-libraries.md).")
 @click.argument("objects", nargs=-1, required=True, type=click.Path(dir_okay=False))
-def fat_build(output: str, derivatives: str | None, objects: tuple[str, ...]) -> None:
+def fat_build(output: str, derivatives: str | None, exports: tuple[str, ...],
+              objects: tuple[str, ...]) -> None:
     """Make a fat archive of OBJECTS (-flto bitcode or -ffat-lto-objects objects).
 
     Bitcode objects get native code (llc-22); Enzyme registrations found in the bitcode
     (__enzyme_register_gradient_*, ...) and the --derivatives entries go into the manifest.
+    With --export-derivatives energy:reverse,forward the derivatives of energy are
+    synthesized and compiled now, into one more member (gradlink_aug_energy,
+    gradlink_rev_energy, gradlink_fwd_energy) named in the manifest.
     """
     from gradlink.fatbuild import BuildError, build
     try:
-        for line in build(output, list(objects), derivatives):
+        for line in build(output, list(objects), derivatives, list(exports)):
             click.echo(line)
     except BuildError as e:
         if os.path.exists(output):
+            os.unlink(output)
+        raise click.ClickException(str(e)) from None
+
+
+@fat.command(name="strip-bitcode")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="The archive to write.")
+@click.argument("library", type=click.Path(exists=True, dir_okay=False))
+def fat_strip_bitcode(output: str, library: str) -> None:
+    """Write LIBRARY without its bitcode: the closed-source variant.
+
+    Native code, the derivative manifest and the precompiled derivatives stay, so consumers
+    differentiate through the functions exported with --export-derivatives (only in the
+    modes exported), and any linker links it. Example:
+
+    
+      gradlink fat build -o libphys.a phys.o --export-derivatives energy
+      gradlink fat strip-bitcode -o libphys-closed.a libphys.a
+    """
+    from gradlink.fatbuild import BuildError, strip_bitcode
+    try:
+        for line in strip_bitcode(library, output):
+            click.echo(line)
+    except BuildError as e:
+        if os.path.exists(output) and os.path.abspath(output) != os.path.abspath(library):
             os.unlink(output)
         raise click.ClickException(str(e)) from None
 

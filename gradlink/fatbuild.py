@@ -1,4 +1,4 @@
-"""`gradlink fat build` and `gradlink fat inspect`: the library author's side of fat libraries.
+"""`gradlink fat build`, `strip-bitcode` and `inspect`: the library author's side of fat libraries.
 
 build: every object becomes a fat object, native code plus its bitcode in ``.llvm.lto`` (a
 bitcode-only object gets native code from ``llc-22``; a fat object is kept as it is), and the
@@ -29,6 +29,8 @@ from fatlib.elf import ET_REL, read_elf
 from fatlib.manifest import SECTION, decode, encode, validate_entry
 from fatlib.probe import Kind, classify, unwrap_bitcode
 from gradlink.ad.custom import read_registry, split_top_level
+from gradlink.precompile import PrecompileError, compile_derivatives, parse_specs
+from lto.inputs import Unit
 from lto.tools import find_tool
 
 
@@ -54,12 +56,18 @@ class Member:
         return self.module
 
 
-def build(output: str, objects: list[str], derivatives: str | None) -> list[str]:
+DERIVATIVES_MEMBER = "gradlink-derivatives.o"
+
+
+def build(output: str, objects: list[str], derivatives: str | None,
+          exports: list[str] | None = None) -> list[str]:
     """Write the fat archive; returns one line per member for the user."""
     members = [_member(path) for path in objects]
     entries = _registration_entries(members)
     if derivatives:
         entries += _file_entries(derivatives, members)
+    if exports:
+        entries += _precompile(output, members, entries, exports)
     by_member: dict[str, list[dict[str, Any]]] = {}
     for e in entries:
         owner = next((m for m in members if (e.get("function") or e.get("global")) in m.defined),
@@ -77,10 +85,73 @@ def build(output: str, objects: list[str], derivatives: str | None) -> list[str]
         mine = by_member.get(m.name, [])
         if mine:
             m.native = _add_section(m.native, SECTION, encode(mine), m.name)
-        report.append(f"{m.name}: native + bitcode"
-                      + (f", manifest ({len(mine)} entries)" if mine else ""))
+        what = "native + bitcode" if m.bitcode is not None else \
+            "precompiled derivatives (native)"
+        report.append(f"{m.name}: {what}" + (f", manifest ({len(mine)} entries)" if mine else ""))
     write_archive(output, [(m.name, m.native) for m in members],
                   [sorted(m.defined) for m in members])
+    return report
+
+
+def _precompile(output: str, members: list[Member], entries: list[dict[str, Any]],
+                specs: list[str]) -> list[dict[str, Any]]:
+    """--export-derivatives: the derivatives compiled now, as one more member (native code
+    only), and their manifest entries (gradlink/precompile.py)."""
+    try:
+        wanted = parse_specs(specs)
+        for e in wanted:
+            for have in entries:
+                if have.get("function") == e.function and \
+                        _REGISTERED.get(have["kind"], set()) & set(e.modes):
+                    raise PrecompileError(f"--export-derivatives {e.function}: the library "
+                                          f"registers its {have['kind']} already; that "
+                                          "registration is what consumers use")
+        units = [Unit(f"{os.path.basename(output)}({m.name})", m.bitcode, True)
+                 for m in members if m.bitcode is not None]
+        obj, new = compile_derivatives(units, wanted)
+    except PrecompileError as err:
+        raise BuildError(str(err)) from None
+    if any(m.name == DERIVATIVES_MEMBER for m in members):
+        raise BuildError(f"an input is named {DERIVATIVES_MEMBER}, the member gradlink writes "
+                         "the precompiled derivatives to; rename it")
+    elf = read_elf(obj)
+    members.append(Member(DERIVATIVES_MEMBER, obj, None,
+                          {s.name for s in elf.symbols if s.defined}))
+    return new
+
+
+# a registration already in the library covers these modes of its function
+_REGISTERED = {"gradient": {"reverse"}, "derivative": {"forward"},
+               "function_like": {"reverse", "forward"}, "inactive": {"reverse", "forward"}}
+
+
+def strip_bitcode(source: str, output: str) -> list[str]:
+    """The closed-source variant of a fat archive: every member's bitcode section removed;
+    native code, manifests and precompiled derivatives kept."""
+    try:
+        data = Path(source).read_bytes()
+    except OSError as e:
+        raise BuildError(f"{source}: {e.strerror}") from None
+    if classify(data[:8]) is not Kind.ARCHIVE:
+        raise BuildError(f"{source}: not an ar archive (gradlink fat build writes one)")
+    try:
+        members = read_archive(source, data).members
+    except FormatError as e:
+        raise BuildError(f"{source}: {e}") from None
+    out, report = [], []
+    for m in members:
+        if classify(m.data[:8]) is not Kind.ELF:
+            raise BuildError(f"{source}({m.name}): not a native object; it cannot lose its "
+                             "bitcode (rebuild the library with gradlink fat build)")
+        elf = read_elf(m.data)
+        native = m.data
+        if elf.bitcode_section is not None:
+            native = _objcopy(m.data, ["--remove-section", elf.bitcode_section], m.name)
+            report.append(f"{m.name}: {elf.bitcode_section} removed")
+        else:
+            report.append(f"{m.name}: no bitcode")
+        out.append((m.name, native, {s.name for s in read_elf(native).symbols if s.defined}))
+    write_archive(output, [(n, d) for n, d, _ in out], [sorted(d) for _, _, d in out])
     return report
 
 
@@ -156,17 +227,22 @@ def _compile(bitcode: bytes, path: str) -> bytes:
 
 
 def _add_section(obj: bytes, section: str, body: bytes, name: str) -> bytes:
+    with tempfile.TemporaryDirectory(prefix="gradlink-fat-") as d:
+        data = os.path.join(d, "section.bin")
+        Path(data).write_bytes(body)
+        flags = "exclude" if section == ".llvm.lto" else "readonly"
+        return _objcopy(obj, ["--add-section", f"{section}={data}",
+                              "--set-section-flags", f"{section}={flags}"], name)
+
+
+def _objcopy(obj: bytes, args: list[str], name: str) -> bytes:
     objcopy = find_tool("objcopy")
     if objcopy is None:
         raise BuildError("llvm-objcopy-22 is needed (Debian: llvm-22)")
     with tempfile.TemporaryDirectory(prefix="gradlink-fat-") as d:
-        src, data, out = (os.path.join(d, n) for n in ("in.o", "section.bin", "out.o"))
+        src, out = os.path.join(d, "in.o"), os.path.join(d, "out.o")
         Path(src).write_bytes(obj)
-        Path(data).write_bytes(body)
-        flags = "exclude" if section == ".llvm.lto" else "readonly"
-        p = subprocess.run([objcopy, "--add-section", f"{section}={data}",
-                            "--set-section-flags", f"{section}={flags}", src, out],
-                           capture_output=True, text=True)
+        p = subprocess.run([objcopy, *args, src, out], capture_output=True, text=True)
         if p.returncode != 0:
             raise BuildError(f"{name}: llvm-objcopy-22 failed: {p.stderr.strip()[:400]}")
         return Path(out).read_bytes()

@@ -19,6 +19,8 @@ import re
 import llvmlite.binding as llvm
 
 from fatlib import FormatError
+from gradlink.ad.custom import PRECOMPILED, default_activity, split_top_level
+from gradlink.ir.parse import ParseError, parse_type
 from fatlib.manifest import Manifest, decode
 from lto.diag import LinkError, Log
 from lto.resolve import Resolution
@@ -46,10 +48,11 @@ def collect(res: Resolution) -> list[tuple[Manifest, set[str]]]:
 
 
 def registrations(module: llvm.ModuleRef, res: Resolution, log: Log,
-                  injected: set[tuple[str, int]]) -> llvm.ModuleRef | None:
+                  injected: set[tuple[str, int]], symbols: set[str]) -> llvm.ModuleRef | None:
     """A module of registration globals and declarations for every manifest entry whose function
     the LTO unit names and that is not in ``injected`` (source, entry number; updated); None
-    when there is none."""
+    when there is none. ``symbols`` gets the derivative symbols they name (the link must
+    resolve them: precompiled ones live in members nothing else names)."""
     types = {f.name: _function_type(f) for f in module.functions}
     lines: list[str] = []
     declared: set[str] = set(types)
@@ -61,10 +64,11 @@ def registrations(module: llvm.ModuleRef, res: Resolution, log: Log,
                 continue                       # done, or the program does not use it
             injected.add((manifest.source, n))
             lines += _entry(e, n, manifest.source, defined, types, declared)
+            symbols.update(e[f] for f in ("augmented", "reverse", "tangent") if f in e)
             log.note(f"{manifest.source}: {e['kind']} entry for '{target}'")
     if not lines:
         return None
-    text = "\n".join(lines) + "\n"
+    text = "\n".join(dict.fromkeys(lines)) + "\n"    # a function's declaration once
     try:
         mod = llvm.parse_assembly(text)
     except RuntimeError as err:
@@ -79,8 +83,11 @@ def _entry(e: dict, n: int, source: str, defined: set[str], types: dict[str, str
            declared: set[str]) -> list[str]:
     kind = e["kind"]
     if kind == "precompiled":
-        raise LinkError(f"{source}: precompiled derivative of {e['function']}: not supported by "
-                        "this gradlink yet")
+        # compiled when the library was built, with the conventions of a custom derivative
+        # (gradlink/precompile.py): the symbols live in a sibling member or the same .so
+        _check_activity(e, source, types)
+        kind = "gradient" if e["mode"] == "reverse" else "derivative"
+        defined = defined | {e[f] for f in ("augmented", "reverse", "tangent") if f in e}
     if kind == "function_like":
         like = e["like"]
         sname = f'@"gl.manifest.like.{n}.{_plain(source)}"'
@@ -120,9 +127,35 @@ def _entry(e: dict, n: int, source: str, defined: set[str], types: dict[str, str
         ret, _, params = have.partition(" (")
         out.append(f"declare {ret} {_ref(target)}({params}")
     refs = ", ".join(f"ptr {_ref(s)}" for s in names)
-    out.append(f'@"__enzyme_{key}.{names[0]} from {_quoted(source)}" = hidden global '
+    origin = PRECOMPILED if e["kind"] == "precompiled" else " from "
+    out.append(f'@"__enzyme_{key}.{names[0]}{origin}{_quoted(source)}" = hidden global '
                f"[{len(names)} x ptr] [{refs}]")
     return out
+
+
+def _check_activity(e: dict, source: str, types: dict[str, str]) -> None:
+    """This gradlink uses precompiled derivatives of the activity it builds: pointers with
+    shadows, active floating-point values, constant integers."""
+    sig = e.get("signatures", {}).get(e["function"]) or _split(types.get(e["function"]))
+    if sig is None:
+        return
+    try:
+        params = [parse_type(p) for p in sig["params"]]
+    except ParseError:
+        return                            # the signature check below names the mismatch
+    want = default_activity(params, e["mode"])
+    if list(e["activity"]) != want:
+        raise LinkError(f"{source}: the precompiled {e['mode']} derivative of {e['function']} "
+                        f"has activity ({', '.join(e['activity'])}); this gradlink uses "
+                        f"({', '.join(want)}) only")
+
+
+def _split(fn_type: str | None) -> dict | None:
+    if fn_type is None:
+        return None
+    ret, _, rest = fn_type.partition(" (")
+    return {"ret": ret, "params": [p for p in split_top_level(rest.rsplit(")", 1)[0])
+                                   if p != "..."]}
 
 
 def _function_type(f: llvm.ValueRef) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import llvmlite.binding as llvm
@@ -47,7 +48,8 @@ def link(opts: LinkOptions) -> int:
         lto_object = None
         if res.bitcode and not opts.relocatable:
             lto_object = os.path.join(tmp, "gradlink-lto.o")
-            Path(lto_object).write_bytes(_lto(opts, res, log, tmp))
+            more = lambda names: _resolve_more(resolver, inputs.sequence(), names)  # noqa: E731
+            Path(lto_object).write_bytes(_lto(opts, res, log, tmp, more))
         elif res.bitcode:
             raise LinkError("-r (relocatable output) with bitcode inputs is not supported")
         with log.stage("native link"):
@@ -58,7 +60,17 @@ def link(opts: LinkOptions) -> int:
     return code
 
 
-def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
+def _resolve_more(resolver: Resolver, sequence: list, names: set[str]) -> None:
+    """Symbols the manifests' registrations reference (precompiled derivatives, in a member
+    nothing named before): resolved like -u, so their members load and what those members
+    reference stays external."""
+    resolver.require(sorted(names))
+    resolver.run(sequence)
+
+
+def _keep(opts: LinkOptions, res: Resolution, log: Log) -> set[str]:
+    """The bitcode definitions that must stay external (once the LTO unit's members are known:
+    after the fat pull)."""
     bitcode_defs: dict[str, Symbol] = {}
     for unit in res.bitcode:
         for sym in unit.symbols:
@@ -66,6 +78,11 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
                 bitcode_defs.setdefault(sym.name, sym)
     keep = exports.external_names(opts, res.visible_outside, bitcode_defs)
     log.note(f"keeping {len(keep)} external definition(s) of {len(bitcode_defs)}")
+    return keep
+
+
+def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str,
+         resolve_more: Callable[[set[str]], None]) -> bytes:
     definitions: list[tuple[str, set[str]]] | None = None
     if any(ad.mentions_registrations(u.data) for u in res.bitcode) or \
             any(u.fat and ad.mentions_registrations(u.data) for u in res.native):
@@ -81,22 +98,26 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
     backend = opts.backend or ("tools" if tools.available() else "llvmlite")
     wants_ad = any(ad.has_requests(f.name) for f in module.functions if f.is_declaration)
     hazards = ad.Hazards()
+    holders: set[str] = set()
     if wants_ad:
         # the libraries' derivative manifests first: a function with a registered derivative
         # needs no body, so its fat member stays native
         injected: set[tuple[str, int]] = set()
-        if _inject_manifests(module, res, log, injected) and definitions is None:
+        symbols: set[str] = set()
+        if _inject_manifests(module, res, log, injected, symbols) and definitions is None:
             definitions = []
         if any(u.fat for u in res.native):
             with log.stage("fat objects"):
                 pulled = fatpull.pull_fat_bitcode(module, res, log, definitions)
             if pulled:
-                _inject_manifests(module, res, log, injected)
+                _inject_manifests(module, res, log, injected, symbols)
                 codegen.verify(module, "merged module")
                 if opts.shared:
                     module = pic.drop_dso_local(module)
-        holders, hazards = _protect_registrations(module, definitions or [])
-        keep = keep | holders
+        if symbols:
+            resolve_more(symbols)
+        holders, hazards = protect_registrations(module, definitions or [])
+    keep = _keep(opts, res, log) | holders
     if backend == "tools":
         bitcode = module.as_bitcode()
         passes = tools.lto_passes(opts.opt_level)
@@ -104,7 +125,7 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
             with log.stage("pre-AD simplification (opt-22)" if not opts.ad_first else "naming (opt-22)"):
                 pre = tools.optimize(bitcode, keep, tools.AD_FIRST if opts.ad_first else tools.PRE_AD,
                                      opts.mcpu, tmpdir, log, stem="pre-ad")
-            module = _differentiate(llvm.parse_bitcode(Path(pre).read_bytes()), log, save,
+            module = differentiate(llvm.parse_bitcode(Path(pre).read_bytes()), log, save,
                                     hazards)
             bitcode = module.as_bitcode()
         with log.stage(f"optimize O{opts.opt_level} (opt-22)"):
@@ -119,7 +140,7 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
             merge.internalize(module, keep, optimize.pass_builder(tm, opts.opt_level))
         if wants_ad:
             optimize.name_values(module, tm)
-            module = _differentiate(module, log, save, hazards)
+            module = differentiate(module, log, save, hazards)
         with log.stage(f"optimize O{opts.opt_level} (llvmlite)"):
             optimize.optimize(module, tm, opts.opt_level)
             codegen.verify(module, "optimized module")
@@ -132,15 +153,15 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str) -> bytes:
 
 
 def _inject_manifests(module: llvm.ModuleRef, res: Resolution, log: Log,
-                      injected: set[tuple[str, int]]) -> bool:
-    extra = manifests.registrations(module, res, log, injected)
+                      injected: set[tuple[str, int]], symbols: set[str]) -> bool:
+    extra = manifests.registrations(module, res, log, injected, symbols)
     if extra is None:
         return False
     module.link_in(extra)
     return True
 
 
-def _protect_registrations(module: llvm.ModuleRef, definitions: list[tuple[str, set[str]]]
+def protect_registrations(module: llvm.ModuleRef, definitions: list[tuple[str, set[str]]]
                            ) -> tuple[set[str], ad.Hazards]:
     """Derivative registrations (__enzyme_register_gradient_f, ...) must survive the pre-AD
     pipeline, and their functions must not be inlined into callers, or the registered
@@ -166,7 +187,7 @@ def _protect_registrations(module: llvm.ModuleRef, definitions: list[tuple[str, 
     return holders, hazards
 
 
-def _differentiate(module: llvm.ModuleRef, log: Log, save,  # type: ignore[no-untyped-def]
+def differentiate(module: llvm.ModuleRef, log: Log, save,  # type: ignore[no-untyped-def]
                    hazards: ad.Hazards) -> llvm.ModuleRef:
     """The AD stage: every __enzyme_autodiff request becomes a call of a synthesized derivative."""
     with log.stage("AD"):

@@ -418,6 +418,7 @@ class Differentiator:
         if callee in self.registry.gradients:
             return self._custom_pair(callee)
         if callee not in self.fns:
+            self._only_other_mode(callee, "reverse")
             return None
         key = (callee, sig.key())
         if key in self.pairs:
@@ -557,6 +558,21 @@ class Differentiator:
             lines.append(f"  store {t} {src}, ptr {at}")
         return "\n".join(lines) + "\n"
 
+    def _only_other_mode(self, callee: str, mode: str) -> None:
+        """A function without a body whose registration (often a library's precompiled
+        derivative) serves the other mode only: say so, naming where it comes from."""
+        other = self.registry.gradients if mode == "forward" else self.registry.tangents
+        if callee not in other:
+            return
+        source = self.registry.by_kind.get(
+            ("register_gradient" if mode == "forward" else "register_derivative", callee),
+            ("a registration", ()))[0]
+        given = "reverse" if mode == "forward" else "forward"
+        raise ADError(f"{callee.lstrip('@')} has no body in the LTO unit, and {source} gives "
+                      f"its {given}-mode derivative only; {mode} mode needs its bitcode (a fat "
+                      f"library that is not stripped) or a {mode} derivative (gradlink fat build "
+                      f"--export-derivatives {callee.lstrip('@')}:{mode})")
+
     # -- custom derivatives ------------------------------------------------------------------------
     def _custom_pair(self, fn: str) -> CalleeDerivative:
         """The user's augmented forward and reverse, adapted to gradlink's tape protocol: every
@@ -580,8 +596,7 @@ class Differentiator:
         self.custom_wrappers[names[1]] = rev_text
         self.custom_tape_types.add(tape_t)
         pair = CalleeDerivative(names[0], names[1], rev_ret, outs)
-        pair.custom_signature = Signature(
-            ["out" if t.is_float else "dup" if t.is_ptr else "const" for t in params], ret.is_float)
+        pair.custom_signature = Signature(custom.default_activity(params, "reverse"), ret.is_float)
         self.pairs[key] = pair
         return pair
 
@@ -695,6 +710,7 @@ class Differentiator:
                               f"enzyme_width {sig.width} cannot use it")
             return self._custom_tangent(callee, sig)
         if callee not in self.fns:
+            self._only_other_mode(callee, "forward")
             return None
         fn = self.function(callee)
         if len(fn.params) != len(sig.args):

@@ -63,12 +63,12 @@ def hazards(module_text: str, units: list[tuple[str, set[str]]]) -> Hazards:
     """The registered functions of the merged module (before the link marks them noinline) that
     its translation units' compiles could have inlined, with their units."""
     reg = read_registry(module_text)
-    if not reg.registered():
+    if not reg.registered() & reg.written:
         return Hazards()
     groups = attribute_groups(module_text)
     headers = {m.group(2): m.group(1) + m.group(3) for m in _DEFINE.finditer(module_text)}
     out = Hazards()
-    for fn in sorted(reg.registered()):
+    for fn in sorted(reg.registered() & reg.written):   # a precompiled derivative is the body's
         header = headers.get(fn)
         if header is None:               # no body here: nothing of it could be inlined
             continue

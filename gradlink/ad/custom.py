@@ -35,7 +35,7 @@ _GLOBAL = re.compile(r'^@("[^"]*__enzyme_(?:' + "|".join(KEYS) + r')[^"]*"|'
                      r'(.*)$', re.M)
 _INIT = re.compile(r'(?:global|constant) (\[\d+ x ptr\]|<?\{[^}]*\}>?) (\[.*\]|<?\{.*\}>?)')
 _STRING = re.compile(r'^(@[-a-zA-Z$._0-9"]+) = .*constant \[\d+ x i8\] c"([^"]*)"', re.M)
-_SIGNATURE = r'^(?:declare|define)[^@\n]*?\s(\S+)\s@"?{name}"?\('
+_SIGNATURE = r'^(?:declare|define)([^@\n]*?)\s@"?{name}"?\('
 
 
 @dataclass
@@ -49,10 +49,18 @@ class Registry:
     sources: dict[str, str] = field(default_factory=dict)  # fn -> the global registering it
     # (kind, fn) -> (the global, its entries)
     by_kind: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    # functions with a registration someone wrote (not only a library's precompiled derivative,
+    # which is the derivative of the body itself: see PRECOMPILED)
+    written: set[str] = field(default_factory=set)
 
     def registered(self) -> set[str]:
         return set(self.gradients) | set(self.tangents) | set(self.function_like) | \
             self.inactive_functions
+
+
+# The link names the registrations of a library's precompiled derivatives
+# "__enzyme_register_gradient.f precompiled in libx.a(m.o)" (lto/manifests.py).
+PRECOMPILED = " precompiled in "
 
 
 def read_registry(module_text: str) -> Registry:
@@ -73,6 +81,9 @@ def read_registry(module_text: str) -> Registry:
                 if p.strip()]
         reg.holders.add(holder)
         _add(reg, holder, kind, refs, strings)
+        if PRECOMPILED not in holder and refs and kind != "inactive_global":
+            reg.written.update(r for r in (refs if kind.startswith("inactive") else refs[:1])
+                               if r != "null")
     return reg
 
 
@@ -120,13 +131,27 @@ def signature(module_text: str, name: str) -> tuple[Type, list[Type]]:
         raise ADError(f"{name.lstrip('@')}, named in a derivative registration, is not a function "
                       "of the program")
     try:
-        ret = parse_type(m.group(1))
+        ret = parse_type(_last_type(m.group(1)))
         params = []
         for p in _split_params(_balanced(module_text, m.end())):
             params.append(parse_type(p.split()[0] if not p.startswith(("{", "<", "[")) else p))
     except ParseError as e:
         raise ADError(f"cannot read the signature of {name.lstrip('@')}: {e}") from None
     return ret, params
+
+
+def _last_type(prefix: str) -> str:
+    """The return type ending a function header's prefix ('internal noundef { ptr, double }'):
+    its last word, or the bracketed aggregate it ends with."""
+    prefix = prefix.rstrip()
+    if not prefix.endswith(("}", ">", "]")):
+        return prefix.split()[-1]
+    depth = 0
+    for i in range(len(prefix) - 1, -1, -1):
+        depth += (prefix[i] in "}>]") - (prefix[i] in "{<[")
+        if depth == 0:
+            return prefix[i:]
+    return prefix
 
 
 def _balanced(text: str, start: int) -> str:
@@ -158,6 +183,13 @@ def split_top_level(text: str) -> list[str]:
     if cur.strip():
         out.append(cur.strip())
     return out
+
+
+def default_activity(params: list[Type], mode: str) -> list[str]:
+    """The activity a registered (or precompiled) derivative is written for: every pointer
+    with a shadow, every floating-point value active, integers constant."""
+    active = "out" if mode == "reverse" else "dup"
+    return ["dup" if t.is_ptr else active if t.is_float else "const" for t in params]
 
 
 def tape_type(module_text: str, fn: str, aug: str) -> Type | None:

@@ -4,7 +4,8 @@ The link stage asks this before AD: a function a differentiated function may cal
 through its address) must have a body in the module, and a fat object or archive member that
 defines it natively can supply one from its embedded bitcode. The walk starts at the functions
 named in Enzyme requests and follows every function a reached body names; it does not enter
-functions whose derivative is registered (their bodies are not differentiated) nor functions
+functions whose derivative is registered for the request's mode (a registered gradient serves
+reverse mode, a registered tangent forward mode: their bodies are not differentiated) nor functions
 that never return (panic and abort paths: no derivative runs past them). It
 over-approximates (any function named, called or not), which only pulls more bitcode.
 """
@@ -20,7 +21,7 @@ _REF = re.compile(r'@("(?:[^"\\]|\\.)*"|[-a-zA-Z$._][-a-zA-Z$._0-9]*)')
 _DECLARE = re.compile(r'^declare\b[^@\n]*@("(?:[^"\\]|\\.)*"|[-a-zA-Z$._][-a-zA-Z$._0-9]*)\(', re.M)
 _HEADER = re.compile(r'^(?:declare|define)\b[^@\n]*@("(?:[^"\\]|\\.)*"|[-a-zA-Z$._][-a-zA-Z$._0-9]*)\((.*)$',
                      re.M)
-_REQUEST = re.compile(r"@\"?__enzyme_(?:autodiff|fwddiff|augmentfwd|reverse|batch)")
+_REQUEST = re.compile(r"@\"?__enzyme_(autodiff|fwddiff|augmentfwd|reverse|batch)")
 
 
 def bodies_needed(module_text: str) -> dict[str, str]:
@@ -28,27 +29,33 @@ def bodies_needed(module_text: str) -> dict[str, str]:
     function declared but not defined in the module that a derivative may need."""
     bodies = function_texts(module_text)
     declared = {_bare(m.group(1)) for m in _DECLARE.finditer(module_text)}
-    skip = {_bare(n.lstrip("@")) for n in read_registry(module_text).registered()}
-    skip |= _no_return(module_text)
-    todo: list[tuple[str, str]] = []          # (function, who names it)
+    reg = read_registry(module_text)
+    both = {_bare(n.lstrip("@")) for n in set(reg.function_like) | reg.inactive_functions}
+    both |= _no_return(module_text)
+    skip = {"reverse": both | {_bare(n.lstrip("@")) for n in reg.gradients},
+            "forward": both | {_bare(n.lstrip("@")) for n in reg.tangents}}
+    todo: list[tuple[str, str, str]] = []          # (function, who names it, mode)
     for caller, text in bodies.items():
         for line in text.splitlines():
-            if _REQUEST.search(line):
-                todo.extend((r, _bare(caller[1:])) for r in _REF.findall(line.split("(", 1)[-1]))
-    seen: set[str] = set()
+            m = _REQUEST.search(line)
+            if m:
+                mode = "forward" if m.group(1) == "fwddiff" else "reverse"
+                todo.extend((r, _bare(caller[1:]), mode)
+                            for r in _REF.findall(line.split("(", 1)[-1]))
+    seen: set[tuple[str, str]] = set()
     out: dict[str, str] = {}
     while todo:
-        ref, referrer = todo.pop()
+        ref, referrer, mode = todo.pop()
         bare = _bare(ref)
-        if bare in seen or bare in skip or bare.startswith(("llvm.", "__enzyme_")):
+        if (bare, mode) in seen or bare in skip[mode] or bare.startswith(("llvm.", "__enzyme_")):
             continue
-        seen.add(bare)
+        seen.add((bare, mode))
         text = bodies.get(f"@{ref}") or bodies.get(f'@"{bare}"')
         if text is None:
             if bare in declared:
                 out.setdefault(bare, referrer)
             continue
-        todo.extend((r, bare) for r in _REF.findall(text.split("\n", 1)[-1]))
+        todo.extend((r, bare, mode) for r in _REF.findall(text.split("\n", 1)[-1]))
     return out
 
 

@@ -1,0 +1,206 @@
+"""Derivatives compiled when the library is built (`gradlink fat build --export-derivatives`),
+and the closed-source variant without bitcode (`gradlink fat strip-bitcode`).
+
+The same consumer program is linked three ways: with the library's bitcode as an ordinary
+-flto object (link-time AD of everything), with the fat library carrying precompiled
+derivatives, and with the stripped library. The gradients must agree to rounding, and with
+central finite differences; forward and reverse agree by the dot-product test."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from fatlib.archive import read_archive
+from fatlib.elf import read_elf
+from fatlib.manifest import decode
+from toolchain import CC, compile_c, have, link, sh
+
+pytestmark = pytest.mark.skipif(not (have(CC) and have("ld.gradlink")), reason="toolchain missing")
+
+LIB = r"""
+#include <math.h>
+int calls;                   /* library state: the derivatives must share it, not copy it */
+double energy(const double *x, int n) {
+  calls++;
+  double s = 0;
+  for (int i = 0; i < n; i++) s += x[i] * x[i] * sin(x[i]);
+  return s;
+}
+double scaled(const double *x, double k, int n) { return k * energy(x, n) + k * k; }
+void force(double *f, const double *x, int n) {
+  for (int i = 0; i < n; i++) f[i] = -x[i] * exp(x[i]);
+}
+"""
+
+USER = r"""
+#include <stdio.h>
+extern int enzyme_dup, enzyme_const;
+double __enzyme_autodiff(void *, ...);
+double __enzyme_fwddiff(void *, ...);
+double energy(const double *x, int n);
+double scaled(const double *x, double k, int n);
+void force(double *f, const double *x, int n);
+extern int calls;
+double loss(const double *x, int n) {
+  double f[4];
+  force(f, x, n);
+  double s = 0;
+  for (int i = 0; i < n; i++) s += f[i] * f[i];
+  return energy(x, n) * 2 + scaled(x, 1.5, n) + s;
+}
+int main(void) {
+  double x[4] = {0.1, 0.2, 0.3, 0.4}, g[4] = {0}, v[4] = {1, -1, 0.5, 2};
+  __enzyme_autodiff((void *)loss, enzyme_dup, x, g, enzyme_const, 4);
+#ifdef FORWARD
+  double t = __enzyme_fwddiff((void *)loss, enzyme_dup, x, v, enzyme_const, 4);
+#else
+  double t = 0;
+#endif
+  double h = 1e-6, fd = 0;
+  for (int i = 0; i < 4; i++) {
+    double xp[4], xm[4];
+    for (int j = 0; j < 4; j++) xp[j] = xm[j] = x[j];
+    xp[i] += h; xm[i] -= h;
+    printf("%.17g %.17g\n", g[i], (loss(xp, 4) - loss(xm, 4)) / (2 * h));
+    fd += g[i] * v[i];
+  }
+  printf("%.17g %.17g %d\n", t, fd, calls > 0);
+  return 0;
+}
+"""
+
+
+def gradlink(*args: str | Path) -> tuple[int, str]:
+    res = sh(["gradlink", *args])
+    return res.returncode, res.stdout + res.stderr
+
+
+def _run(exe: Path) -> tuple[list[tuple[float, float]], tuple[float, float]]:
+    res = sh(["valgrind", "-q", "--error-exitcode=9", "--leak-check=no", exe])
+    assert res.returncode == 0, res.stderr
+    rows = [ln.split() for ln in res.stdout.splitlines()]
+    grads = [(float(a), float(b)) for a, b in rows[:4]]
+    t, dot, shared = rows[4]
+    assert shared == "1"
+    return grads, (float(t), float(dot))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("precompiled")
+    (d / "phys.c").write_text(LIB)
+    compile_c(d / "phys.c", d / "phys.o", "-O2", "-flto")
+    code, out = gradlink("fat", "build", "-o", d / "libphys.a", d / "phys.o",
+                         "--export-derivatives", "energy",
+                         "--export-derivatives", "scaled:reverse;force")
+    assert code == 0, out
+    assert "gradlink-derivatives.o: precompiled derivatives (native)" in out
+    (d / "closed").mkdir()
+    code, out = gradlink("fat", "strip-bitcode", "-o", d / "closed" / "libphys.a",
+                         d / "libphys.a")
+    assert code == 0, out
+    (d / "user.c").write_text(USER)
+    compile_c(d / "user.c", d / "user.o", "-O2", "-flto")
+    compile_c(d / "user.c", d / "user_fwd.o", "-O2", "-flto", "-DFORWARD")
+    return d
+
+
+def test_manifest_lists_the_precompiled_derivatives(built: Path) -> None:
+    ar = read_archive(built / "libphys.a")
+    names = [m.name for m in ar.members]
+    assert names == ["phys.o", "gradlink-derivatives.o"]
+    phys = read_elf(ar.members[0].data)
+    assert phys.manifest is not None and phys.bitcode is not None
+    entries = decode(phys.manifest, "phys.o").entries
+    got = {(e["function"], e["mode"]): e for e in entries}
+    assert set(got) == {("energy", "reverse"), ("energy", "forward"), ("scaled", "reverse"),
+                        ("force", "reverse"), ("force", "forward")}
+    assert got["energy", "reverse"]["activity"] == ["dup", "const"]
+    assert got["scaled", "reverse"]["activity"] == ["dup", "out", "const"]
+    assert got["force", "forward"]["tangent"] == "gradlink_fwd_force"
+    derivs = read_elf(ar.members[1].data)
+    defined = {s.name for s in derivs.symbols if s.defined}
+    assert {"gradlink_aug_energy", "gradlink_rev_energy", "gradlink_fwd_energy",
+            "gradlink_rev_scaled", "gradlink_fwd_force"} <= defined
+    assert "energy" not in defined and "calls" not in defined     # no second copy of either
+    closed = read_archive(built / "closed" / "libphys.a")
+    assert all(read_elf(m.data).bitcode is None for m in closed.members)
+    assert read_elf(closed.members[0].data).manifest == phys.manifest
+
+
+def test_precompiled_gradients_equal_link_time_ones(built: Path) -> None:
+    ref = built / "ref"
+    link([built / "user_fwd.o", built / "phys.o", "-lm"], ref, "-flto").check("bitcode link")
+    fat = built / "fat"
+    link([built / "user_fwd.o", f"-L{built}", "-lphys", "-lm"], fat, "-flto").check("fat link")
+    want, (t_ref, dot_ref) = _run(ref)
+    got, (t, dot) = _run(fat)
+    for (g, fd), (w, _) in zip(got, want):
+        assert math.isclose(g, w, rel_tol=1e-13)
+        assert math.isclose(g, fd, rel_tol=1e-6)
+    assert math.isclose(t, t_ref, rel_tol=1e-13) and math.isclose(t, dot, rel_tol=1e-12)
+
+
+def test_stripped_library_gives_the_same_gradient(built: Path) -> None:
+    ref, closed = built / "ref_rev", built / "closed_rev"
+    link([built / "user.o", built / "phys.o", "-lm"], ref, "-flto").check("bitcode link")
+    res = link([built / "user.o", f"-L{built / 'closed'}", "-lphys", "-lm"], closed, "-flto",
+               "-Wl,--gradlink-verbose")
+    res.check("stripped link")
+    assert "pulled" in res.stderr and "gradlink-derivatives.o" in res.stderr
+    want, _ = _run(ref)
+    got, _ = _run(closed)
+    for (g, fd), (w, _) in zip(got, want):
+        assert math.isclose(g, w, rel_tol=1e-13) and math.isclose(g, fd, rel_tol=1e-6)
+
+
+def test_stripped_library_without_the_mode_is_an_error(built: Path) -> None:
+    out = built / "closed_fwd"
+    res = link([built / "user_fwd.o", f"-L{built / 'closed'}", "-lphys", "-lm"], out, "-flto")
+    assert res.returncode != 0 and "Traceback" not in res.stderr
+    assert "ld.gradlink: error: scaled has no body" in res.stderr
+    assert "libphys.a(phys.o)" in res.stderr and "reverse-mode derivative only" in res.stderr
+    assert "--export-derivatives scaled:forward" in res.stderr
+    assert not out.exists()
+
+
+def test_plain_lld_links_the_library(built: Path) -> None:
+    (built / "plain.c").write_text(
+        '#include <stdio.h>\ndouble energy(const double *, int);\n'
+        'int main(void) { double x[2] = {1, 2}; printf("%.6f\\n", energy(x, 2)); return 0; }\n')
+    obj = compile_c(built / "plain.c", built / "plain.o", "-O2")
+    for lib in (built, built / "closed"):
+        exe = built / "plain"
+        link([obj, f"-L{lib}", "-lphys", "-lm"], exe, linker="lld").check("lld link")
+        want = math.sin(1) + 4 * math.sin(2)
+        assert math.isclose(float(sh([exe]).check().stdout), want, rel_tol=1e-6)
+
+
+@pytest.mark.parametrize("source, spec, message", [
+    ("static int hits; double f(double x) { hits++; return x * x; }", "f",
+     "'hits', a writable variable private to the library"),
+    ("double f(double x) { return x * x; }", "g", "the library defines no function 'g'"),
+    ("double f(double x) { return x * x; }", "f:sideways", "expected FUNCTION or FUNCTION:MODES"),
+    ("typedef struct { double a, b; } p; p f(double x) { p r = {x, x}; return r; }", "f",
+     "precompiled derivatives of functions returning nothing, an integer or a floating-point"),
+    ("int f(double *x) { x[0] *= 2; return 0; }", "f:forward", "returns an integer"),
+])
+def test_export_errors(tmp_path: Path, source: str, spec: str, message: str) -> None:
+    (tmp_path / "lib.c").write_text(source)
+    obj = compile_c(tmp_path / "lib.c", tmp_path / "lib.o", "-O2", "-flto")
+    code, out = gradlink("fat", "build", "-o", tmp_path / "lib.a", obj,
+                         "--export-derivatives", spec)
+    assert code != 0 and message in out, out
+    assert "Traceback" not in out and not (tmp_path / "lib.a").exists()
+
+
+def test_strip_bitcode_needs_native_members(tmp_path: Path) -> None:
+    (tmp_path / "lib.c").write_text("double f(double x) { return x; }\n")
+    obj = compile_c(tmp_path / "lib.c", tmp_path / "lib.o", "-O2", "-flto")
+    sh(["llvm-ar-22", "rcs", tmp_path / "libbc.a", obj]).check()
+    code, out = gradlink("fat", "strip-bitcode", "-o", tmp_path / "out.a", tmp_path / "libbc.a")
+    assert code != 0 and "not a native object" in out and "Traceback" not in out
+    assert not (tmp_path / "out.a").exists()
