@@ -92,10 +92,16 @@ def fat() -> None:
               help="Compile derivatives of library functions now: FUNCTION[:MODES], MODES "
                    "from reverse,forward (default both); repeatable. Consumers then need no "
                    "bitcode of those functions (docs/fat-libraries.md).")
+@click.option("-shared", "--shared", "shared", is_flag=True,
+              help="Write a shared object (libNAME.so) instead of an archive; its manifest "
+                   "and precompiled derivatives serve consumers' links and Python ctypes.")
+@click.option("-l", "libs", multiple=True, metavar="LIB",
+              help="With -shared: a library the shared object needs (-l m is always added).")
 @click.argument("objects", nargs=-1, required=True, type=click.Path(dir_okay=False))
-def fat_build(output: str, derivatives: str | None, exports: tuple[str, ...],
-              objects: tuple[str, ...]) -> None:
-    """Make a fat archive of OBJECTS (-flto bitcode or -ffat-lto-objects objects).
+def fat_build(output: str, derivatives: str | None, exports: tuple[str, ...], shared: bool,
+              libs: tuple[str, ...], objects: tuple[str, ...]) -> None:
+    """Make a fat archive (or with -shared a shared object) of OBJECTS (-flto bitcode or
+    -ffat-lto-objects objects).
 
     Bitcode objects get native code (llc-22); Enzyme registrations found in the bitcode
     (__enzyme_register_gradient_*, ...) and the --derivatives entries go into the manifest.
@@ -105,7 +111,8 @@ def fat_build(output: str, derivatives: str | None, exports: tuple[str, ...],
     """
     from gradlink.fatbuild import BuildError, build
     try:
-        for line in build(output, list(objects), derivatives, list(exports)):
+        for line in build(output, list(objects), derivatives, list(exports), shared,
+                          list(libs)):
             click.echo(line)
     except BuildError as e:
         if os.path.exists(output):

@@ -60,9 +60,16 @@ DERIVATIVES_MEMBER = "gradlink-derivatives.o"
 
 
 def build(output: str, objects: list[str], derivatives: str | None,
-          exports: list[str] | None = None) -> list[str]:
-    """Write the fat archive; returns one line per member for the user."""
+          exports: list[str] | None = None, shared: bool = False,
+          libs: list[str] | None = None) -> list[str]:
+    """Write the fat archive (or, ``shared``, a shared object linked from the same objects);
+    returns one line per member for the user."""
     members = [_member(path) for path in objects]
+    if shared:
+        for m in members:
+            if m.bitcode is not None and not _position_independent(m):
+                raise BuildError(f"{m.name}: compiled without -fPIC; a shared object needs "
+                                 "position-independent code (clang-22 -O2 -flto -fPIC -c ...)")
     entries = _registration_entries(members)
     if derivatives:
         entries += _file_entries(derivatives, members)
@@ -88,9 +95,39 @@ def build(output: str, objects: list[str], derivatives: str | None,
         what = "native + bitcode" if m.bitcode is not None else \
             "precompiled derivatives (native)"
         report.append(f"{m.name}: {what}" + (f", manifest ({len(mine)} entries)" if mine else ""))
+    if shared:
+        _link_shared(output, members, libs or [])
+        report.append(f"{os.path.basename(output)}: shared object; its manifest lists "
+                      "precompiled derivatives and registrations, the bitcode stays out")
+        return report
     write_archive(output, [(m.name, m.native) for m in members],
                   [sorted(m.defined) for m in members])
     return report
+
+
+def _position_independent(m: Member) -> bool:
+    """The module flags clang writes with -fPIC: a PIC level and no PIE level."""
+    text = str(m.parsed())
+    return '!"PIC Level"' in text and '!"PIE Level"' not in text
+
+
+def _link_shared(output: str, members: list[Member], libs: list[str]) -> None:
+    """A fat shared object: the members' native code linked by clang-22 with lld. The linker
+    concatenates their manifest sections (not loaded at run time) and drops the bitcode
+    (SHF_EXCLUDE): a consumer's link, or a Python process, uses its precompiled derivatives."""
+    clang = find_tool("clang")
+    if clang is None:
+        raise BuildError("clang-22 is needed to link a shared object (Debian: clang-22)")
+    with tempfile.TemporaryDirectory(prefix="gradlink-fat-") as d:
+        paths = []
+        for i, m in enumerate(members):
+            paths.append(os.path.join(d, f"{i}-{m.name}"))
+            Path(paths[-1]).write_bytes(m.native)
+        p = subprocess.run([clang, "-shared", "-fuse-ld=lld", *paths, "-lm",
+                            *(f"-l{lib}" for lib in libs), "-o", output],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            raise BuildError(f"linking {output} failed:\n{p.stderr.strip()[:1200]}")
 
 
 def _precompile(output: str, members: list[Member], entries: list[dict[str, Any]],

@@ -24,6 +24,7 @@ _CANDIDATES = {
     "opt": ("opt-22", "/usr/lib/llvm-22/bin/opt"),
     "llc": ("llc-22", "/usr/lib/llvm-22/bin/llc"),
     "objcopy": ("llvm-objcopy-22", "/usr/lib/llvm-22/bin/llvm-objcopy"),
+    "clang": ("clang-22", "/usr/lib/llvm-22/bin/clang"),
 }
 
 
