@@ -139,6 +139,25 @@ def _top_level_blobs(data: bytes) -> dict[int, bytes]:
     return found
 
 
+def read_producer(data: bytes) -> str | None:
+    """Who wrote the bitcode, from the irsymtab header: e.g. "LLVM22.1.0" (LLVM checks it
+    before trusting the table); None without a table we can read."""
+    if not data.startswith(BITCODE_MAGIC):
+        return None
+    try:
+        blobs = _top_level_blobs(data)
+    except FormatError:
+        return None
+    symtab, strtab = blobs.get(SYMTAB_BLOCK_ID), blobs.get(STRTAB_BLOCK_ID)
+    if symtab is None or strtab is None or len(symtab) < _HEADER.size:
+        return None
+    header = _HEADER.unpack_from(symtab, 0)
+    off, size = header[1], header[2]
+    if off + size > len(strtab):
+        return None
+    return strtab[off:off + size].decode("utf-8", "replace")
+
+
 def read_symbols(data: bytes) -> list[Symbol] | None:
     """Global symbols from the bitcode's irsymtab; None if it has none we can read.
 

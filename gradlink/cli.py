@@ -97,9 +97,13 @@ def fat() -> None:
                    "and precompiled derivatives serve consumers' links and Python ctypes.")
 @click.option("-l", "libs", multiple=True, metavar="LIB",
               help="With -shared: a library the shared object needs (-l m is always added).")
+@click.option("--bitcode", "bitcode_pairs", multiple=True, metavar="NATIVE=BITCODE",
+              help="Add BITCODE (a -flto object of the same source) to NATIVE, an object of a "
+                   "compiler without fat LTO objects (flang-22, rustc); repeatable.")
 @click.argument("objects", nargs=-1, required=True, type=click.Path(dir_okay=False))
 def fat_build(output: str, derivatives: str | None, exports: tuple[str, ...], shared: bool,
-              libs: tuple[str, ...], objects: tuple[str, ...]) -> None:
+              libs: tuple[str, ...], bitcode_pairs: tuple[str, ...],
+              objects: tuple[str, ...]) -> None:
     """Make a fat archive (or with -shared a shared object) of OBJECTS (-flto bitcode or
     -ffat-lto-objects objects).
 
@@ -110,9 +114,15 @@ def fat_build(output: str, derivatives: str | None, exports: tuple[str, ...], sh
     gradlink_rev_energy, gradlink_fwd_energy) named in the manifest.
     """
     from gradlink.fatbuild import BuildError, build
+    pairs = {}
+    for pair in bitcode_pairs:
+        native, sep, bitcode = pair.partition("=")
+        if not sep or not native or not bitcode:
+            raise click.BadParameter(f"'{pair}': expected NATIVE=BITCODE", param_hint="--bitcode")
+        pairs[native] = bitcode
     try:
         for line in build(output, list(objects), derivatives, list(exports), shared,
-                          list(libs)):
+                          list(libs), pairs):
             click.echo(line)
     except BuildError as e:
         if os.path.exists(output):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import tempfile
 import tomllib
@@ -25,6 +26,7 @@ import llvmlite.binding as llvm
 
 from fatlib import FormatError
 from fatlib.archive import read_archive, write_archive
+from fatlib.bitcode import read_producer
 from fatlib.elf import ET_REL, read_elf
 from fatlib.manifest import SECTION, decode, encode, validate_entry
 from fatlib.probe import Kind, classify, unwrap_bitcode
@@ -61,10 +63,16 @@ DERIVATIVES_MEMBER = "gradlink-derivatives.o"
 
 def build(output: str, objects: list[str], derivatives: str | None,
           exports: list[str] | None = None, shared: bool = False,
-          libs: list[str] | None = None) -> list[str]:
+          libs: list[str] | None = None, bitcode_of: dict[str, str] | None = None) -> list[str]:
     """Write the fat archive (or, ``shared``, a shared object linked from the same objects);
-    returns one line per member for the user."""
-    members = [_member(path) for path in objects]
+    returns one line per member for the user. ``bitcode_of`` maps a native object without
+    bitcode to the -flto object of the same source (compilers without fat LTO: flang, rustc)."""
+    pairs = {os.path.realpath(k): v for k, v in (bitcode_of or {}).items()}
+    unused = set(pairs) - {os.path.realpath(p) for p in objects}
+    if unused:
+        raise BuildError(f"--bitcode names {', '.join(sorted(unused))}, which is not among the "
+                         "objects")
+    members = [_member(path, pairs.get(os.path.realpath(path))) for path in objects]
     if shared:
         for m in members:
             if m.bitcode is not None and not _position_independent(m):
@@ -204,15 +212,15 @@ def inspect(path: str) -> list[str]:
     for name, blob in items:
         kind = classify(blob[:8])
         if kind is Kind.BITCODE:
-            out.append(f"{name}: bitcode only")
+            out.append(f"{name}: bitcode only ({_producer(unwrap_bitcode(blob))})")
             continue
         if kind is not Kind.ELF:
             out.append(f"{name}: {kind.value}")
             continue
         elf = read_elf(blob)
         what = "shared object" if elf.kind != ET_REL else "native"
-        bc = f" + bitcode ({elf.bitcode_section}, {len(elf.bitcode or b'')} bytes)" \
-            if elf.bitcode_section else ", no bitcode"
+        bc = f" + bitcode ({elf.bitcode_section}, {len(elf.bitcode or b'')} bytes, " \
+            f"{_producer(elf.bitcode or b'')})" if elf.bitcode_section else ", no bitcode"
         out.append(f"{name}: {what}{bc}")
         if elf.manifest is not None:
             manifest = decode(elf.manifest, name)
@@ -223,11 +231,17 @@ def inspect(path: str) -> list[str]:
     return out
 
 
-def _member(path: str) -> Member:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise BuildError(f"{path}: {e.strerror}") from None
+def _producer(bitcode: bytes) -> str:
+    """'LLVM 22.1.0' from the bitcode's producer string, when it names one."""
+    p = read_producer(bitcode)
+    if p is None:
+        return "producer unknown"
+    m = re.match(r"(?:LLVM)?(\d[\w.]*)", p)
+    return f"LLVM {m.group(1)}" if m else p
+
+
+def _member(path: str, bitcode_path: str | None = None) -> Member:
+    data = _read(path)
     name = os.path.basename(path)
     kind = classify(data[:8])
     if kind is Kind.BITCODE:
@@ -238,14 +252,49 @@ def _member(path: str) -> Member:
         elf = read_elf(data)
         if elf.kind != ET_REL:
             raise BuildError(f"{path}: not a relocatable object")
+        if bitcode_path is not None:
+            if elf.bitcode is not None:
+                raise BuildError(f"{path}: has bitcode already; --bitcode is for native "
+                                 "objects without it")
+            data = _with_bitcode(data, path, bitcode_path)
+            elf = read_elf(data)
         if elf.bitcode is None:
             raise BuildError(f"{path}: a native object without bitcode; compile it with "
-                             "-flto -ffat-lto-objects, or give its -flto bitcode object instead")
+                             "-flto -ffat-lto-objects, give its -flto bitcode object instead, "
+                             f"or name that object with --bitcode {name}=OBJECT.bc")
         native, bitcode = data, elf.bitcode
     else:
         raise BuildError(f"{path}: not an object file ({kind.value})")
     elf = read_elf(native)
     return Member(name, native, bitcode, {s.name for s in elf.symbols if s.defined})
+
+
+def _read(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as e:
+        raise BuildError(f"{path}: {e.strerror}") from None
+
+
+def _with_bitcode(native: bytes, path: str, bitcode_path: str) -> bytes:
+    """The native object with the bitcode of the same source in .llvm.lto; the bitcode must
+    define every function and variable the native code does."""
+    raw = _read(bitcode_path)
+    if classify(raw[:8]) is not Kind.BITCODE:
+        raise BuildError(f"{bitcode_path}: not LLVM bitcode (compile with -flto -c)")
+    bitcode = unwrap_bitcode(raw)
+    try:
+        module = llvm.parse_bitcode(bitcode)
+    except RuntimeError as e:
+        raise BuildError(f"{bitcode_path}: invalid bitcode: {' '.join(str(e).split())}") from None
+    in_bitcode = {g.name for g in [*module.functions, *module.global_variables]
+                  if not g.is_declaration}
+    missing = sorted(s.name for s in read_elf(native).symbols
+                     if s.defined and s.name not in in_bitcode)
+    if missing:
+        raise BuildError(f"{bitcode_path} does not define {', '.join(missing[:5])}, which "
+                         f"{path} defines: not the same source?")
+    return _add_section(native, ".llvm.lto", bitcode, os.path.basename(path))
 
 
 def _compile(bitcode: bytes, path: str) -> bytes:

@@ -126,6 +126,10 @@ def test_manifest_lists_the_precompiled_derivatives(built: Path) -> None:
     assert {"gradlink_aug_energy", "gradlink_rev_energy", "gradlink_fwd_energy",
             "gradlink_rev_scaled", "gradlink_fwd_force"} <= defined
     assert "energy" not in defined and "calls" not in defined     # no second copy of either
+    code, out = gradlink("fat", "inspect", built / "libphys.a")
+    assert code == 0 and "phys.o: native + bitcode (.llvm.lto" in out and "LLVM 22." in out
+    assert "gradlink-derivatives.o: native, no bitcode" in out
+    assert "manifest: precompiled: activity=['dup', 'const'], function=energy, mode=forward" in out
     closed = read_archive(built / "closed" / "libphys.a")
     assert all(read_elf(m.data).bitcode is None for m in closed.members)
     assert read_elf(closed.members[0].data).manifest == phys.manifest
@@ -272,3 +276,70 @@ def test_shared_needs_position_independent_objects(built: Path, tmp_path: Path) 
     code, out = gradlink("fat", "build", "-shared", "-o", tmp_path / "libx.so", built / "phys.o")
     assert code != 0 and "compiled without -fPIC" in out and "Traceback" not in out
     assert not (tmp_path / "libx.so").exists()
+
+
+FORTRAN = """
+function kern_energy(x, n) bind(c, name="kern_energy") result(e)
+  use iso_c_binding
+  integer(c_int), value :: n
+  real(c_double), intent(in) :: x(n)
+  real(c_double) :: e
+  integer :: i
+  e = 0
+  do i = 1, n
+    e = e + x(i)**2 * cos(x(i))
+  end do
+end function
+"""
+
+FORTRAN_USER = r"""
+#include <stdio.h>
+#include <math.h>
+extern int enzyme_dup, enzyme_const;
+double __enzyme_autodiff(void *, ...);
+double kern_energy(const double *x, int n);
+double loss(const double *x, int n) { return sqrt(1 + kern_energy(x, n)); }
+int main(void) {
+  double x[3] = {0.5, 1.0, -0.3}, g[3] = {0};
+  __enzyme_autodiff((void *)loss, enzyme_dup, x, g, enzyme_const, 3);
+  for (int i = 0; i < 3; i++) printf("%.17g\n", g[i]);
+  return 0;
+}
+"""
+
+
+@pytest.mark.skipif(not have("flang-22"), reason="flang-22 not installed")
+def test_fortran_native_object_gets_its_bitcode(tmp_path: Path) -> None:
+    """flang-22 writes no fat objects: the native object gets the bitcode of its -flto twin
+    (--bitcode), precompiled derivatives are exported, and a C consumer differentiates
+    through the stripped library."""
+    (tmp_path / "kern.f90").write_text(FORTRAN)
+    native = compile_c(tmp_path / "kern.f90", tmp_path / "kern.o", "-O2", compiler="flang-22")
+    bitcode = compile_c(tmp_path / "kern.f90", tmp_path / "kern.bc.o", "-O2", "-flto",
+                        compiler="flang-22")
+    code, out = gradlink("fat", "build", "-o", tmp_path / "libkern.a", native,
+                         "--bitcode", f"{native}={bitcode}", "--export-derivatives", "kern_energy")
+    assert code == 0, out
+    code, out = gradlink("fat", "inspect", tmp_path / "libkern.a")
+    assert "kern.o: native + bitcode (.llvm.lto" in out and "function=kern_energy" in out
+    (tmp_path / "c").mkdir()
+    code, out = gradlink("fat", "strip-bitcode", "-o", tmp_path / "c" / "libkern.a",
+                         tmp_path / "libkern.a")
+    assert code == 0, out
+    (tmp_path / "use.c").write_text(FORTRAN_USER)
+    use = compile_c(tmp_path / "use.c", tmp_path / "use.o", "-O2", "-flto")
+    xs = [0.5, 1.0, -0.3]
+    e = sum(v * v * math.cos(v) for v in xs)
+    want = [(2 * v * math.cos(v) - v * v * math.sin(v)) / (2 * math.sqrt(1 + e)) for v in xs]
+    for lib in (tmp_path, tmp_path / "c"):
+        exe = tmp_path / "use"
+        link([use, f"-L{lib}", "-lkern", "-lm"], exe, "-flto").check(f"link with {lib}")
+        got = [float(v) for v in sh([exe]).check().stdout.split()]
+        for g, w in zip(got, want):
+            assert math.isclose(g, w, rel_tol=1e-14)
+    # the wrong twin is refused
+    (tmp_path / "other.c").write_text("double other(double x) { return x; }\n")
+    other = compile_c(tmp_path / "other.c", tmp_path / "other.o", "-O2", "-flto")
+    code, out = gradlink("fat", "build", "-o", tmp_path / "bad.a", native,
+                         "--bitcode", f"{native}={other}")
+    assert code != 0 and "does not define kern_energy" in out and "Traceback" not in out
