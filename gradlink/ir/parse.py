@@ -140,10 +140,13 @@ class _Cursor:
             if t.kind == "string":
                 return t.text
             start = t.pos
-            while not self.at("("):
-                self.next()
-            end = self._skip_balanced()
-            return self.text[start:end]
+            while True:
+                prev = t
+                while not self.at("("):
+                    prev = self.next()
+                end = self._skip_balanced()
+                if prev.text != "inrange":         # inrange(-16, 24): a flag, operands follow
+                    return self.text[start:end]
         if t.kind == "meta":
             start = t.pos
             if self.at("("):
@@ -250,7 +253,7 @@ def parse_instruction(line: str) -> Instr:
             c.expect(",")
             blk = c.next().text
             c.expect("]")
-            ins.incoming.append((v, blk[1:]))
+            ins.incoming.append((v, _target(blk)))
             if not c.at(","):
                 break
             c.next()
@@ -286,26 +289,26 @@ def parse_instruction(line: str) -> Instr:
     elif op == "br":
         if c.at("label"):
             c.next()
-            ins.targets = [c.next().text[1:]]
+            ins.targets = [_target(c.next().text)]
         else:
             cond = c.typed_value()
             c.expect(",")
             c.expect("label")
-            t = c.next().text[1:]
+            t = _target(c.next().text)
             c.expect(",")
             c.expect("label")
-            ins.operands, ins.targets = [cond], [t, c.next().text[1:]]
+            ins.operands, ins.targets = [cond], [t, _target(c.next().text)]
     elif op == "switch":
         v = c.typed_value()
         c.expect(",")
         c.expect("label")
-        ins.operands, ins.targets = [v], [c.next().text[1:]]
+        ins.operands, ins.targets = [v], [_target(c.next().text)]
         c.expect("[")
         while not c.at("]"):
             cv = c.typed_value()
             c.expect(",")
             c.expect("label")
-            dest = c.next().text[1:]
+            dest = _target(c.next().text)
             ins.cases.append((cv, dest))
             ins.targets.append(dest)
     elif op == "ret":
@@ -409,12 +412,19 @@ def _parse_call(c: _Cursor, ins: Instr) -> None:
         if not c.done():
             c.expect("to")
             c.expect("label")
-            ins.targets = [c.next().text[1:]]
+            ins.targets = [_target(c.next().text)]
             c.expect("unwind")
             c.expect("label")
-            ins.unwind = c.next().text[1:]
+            ins.unwind = _target(c.next().text)
     if ins.type.kind == "void":
         ins.type = None if ins.name is None else ins.type
+
+
+def _target(token: str) -> str:
+    """A block named in an operand ('%bb3', '%"a.exit.i"') as Block.label holds it: no '%',
+    no quotes (printing adds them back where needed: printer.label_ref)."""
+    name = token[1:]
+    return name[1:-1] if len(name) >= 2 and name[0] == name[-1] == '"' else name
 
 
 def _ret_of(fn_type: Type) -> Type:
