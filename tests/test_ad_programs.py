@@ -111,6 +111,7 @@ PROGRAMS: dict[str, Prog] = {
                        cflags=("-Xclang", "-disable-llvm-passes")),
     "calloc_tmp": P("calloc_tmp", min_checks=5),
     "cxx_new": P("cxx_new.cpp", min_checks=3),
+    "cxx_virtual": P("cxx_virtual.cpp", min_checks=4),
     # activity, several outs
     "multi_out": P("multi_out", min_checks=7),
     "float_arrays": P("float_arrays", min_checks=14),
