@@ -49,7 +49,8 @@ class ForwardSynthesis:
         self.width = width
         self.lanes = range(width)
         self.where, self.target_attrs, self.callees = where, target_attrs, callees
-        self.b = Builder(prefix="gf")
+        self.p = fn.free_prefix("gf")        # a derivative of a derivative: its own names
+        self.b = Builder(prefix=self.p)
         self.tangent: dict[str, str] = {}
         self.shadow: dict[str, str] = {}
         self.defs = fn.definitions()
@@ -73,13 +74,13 @@ class ForwardSynthesis:
 
     def tangent_ref(self, ref: str, lane: int = 0) -> str:
         if ref not in self.tangent:
-            self.tangent[ref] = f'gf.t.{len(self.tangent)}'
+            self.tangent[ref] = f'{self.p}.t.{len(self.tangent)}'
         return f'%"{self.tangent[ref]}.{lane}"'
 
     def sh(self, v: Value, ins: Instr, lane: int = 0) -> str:
         if v.ref in self.act.shadowed:
             if v.ref not in self.shadow:
-                self.shadow[v.ref] = f'gf.sh.{len(self.shadow)}'
+                self.shadow[v.ref] = f'{self.p}.sh.{len(self.shadow)}'
             return f'%"{self.shadow[v.ref]}.{lane}"'
         if v.ref in ("null", "undef", "poison"):
             return v.ref
@@ -92,11 +93,11 @@ class ForwardSynthesis:
             params.append(f"{p.type} {p.name}")
             if kind in ("dup", "dupnoneed"):
                 if p.type.is_ptr:
-                    self.shadow[p.name] = f"gf.shadow.{i}"
+                    self.shadow[p.name] = f"{self.p}.shadow.{i}"
                     params += [f"ptr {self.sh(Value(p.type, p.name), None, k)}"  # type: ignore[arg-type]
                                for k in self.lanes]
                 else:
-                    self.tangent[p.name] = f"gf.darg.{i}"
+                    self.tangent[p.name] = f"{self.p}.darg.{i}"
                     params += [f"{p.type} {self.tangent_ref(p.name, k)}" for k in self.lanes]
         self.pair = pair
         ret = self.fn.ret

@@ -117,7 +117,8 @@ class ReverseSynthesis(PrimalSources):
         self.helpers: dict[str, str] = {}          # extra module-level functions (memcpy adjoints)
         self.where = where
         self.target_attrs = target_attrs
-        self.b = Builder()
+        self.p = fn.free_prefix("gl")       # a derivative of a derivative: its own names
+        self.b = Builder(prefix=self.p)
         self.defs = fn.definitions()
         self.adj_slot: dict[str, str] = {}
         self.shadow: dict[str, str] = {}
@@ -183,7 +184,7 @@ class ReverseSynthesis(PrimalSources):
 
     def _count_names(self, header: str) -> tuple[str, str, str]:
         base = header.replace('"', "")
-        return (f'%"gl.cnt.{base}"', f'%"gl.cnt1.{base}"', f'%"gl.count.{base}"')
+        return (f'%"{self.p}.cnt.{base}"', f'%"{self.p}.cnt1.{base}"', f'%"{self.p}.count.{base}"')
 
     # -- helpers ----------------------------------------------------------------------------
     def fail(self, ins: Instr, problem: str) -> ADError:
@@ -195,7 +196,7 @@ class ReverseSynthesis(PrimalSources):
 
     def slot(self, name: str) -> str:
         if name not in self.adj_slot:
-            self.adj_slot[name] = f'%"gl.adj.{len(self.adj_slot)}"'
+            self.adj_slot[name] = f'%"{self.p}.adj.{len(self.adj_slot)}"'
         return self.adj_slot[name]
 
     def adj_type(self, v: Value) -> Type:
@@ -415,7 +416,7 @@ class ReverseSynthesis(PrimalSources):
 
     def shadow_ref(self, ptr: str) -> str:
         if ptr not in self.shadow:
-            self.shadow[ptr] = f'%"gl.sh.{len(self.shadow)}"'
+            self.shadow[ptr] = f'%"{self.p}.sh.{len(self.shadow)}"'
             self.primal_of_shadow[self.shadow[ptr]] = ptr
         return self.shadow[ptr]
 
@@ -426,7 +427,7 @@ class ReverseSynthesis(PrimalSources):
         for i, (p, kind) in enumerate(zip(self.fn.params, self.sig.args)):
             params.append(f"{p.type} {p.name}")
             if kind in ("dup", "dupnoneed"):
-                self.shadow[p.name] = f'%"gl.shadow.{i}"'
+                self.shadow[p.name] = f'%"{self.p}.shadow.{i}"'
                 self.primal_of_shadow[self.shadow[p.name]] = p.name
                 params.append(f"ptr {self.shadow[p.name]}")
         return params
@@ -437,14 +438,14 @@ class ReverseSynthesis(PrimalSources):
         params = self._primal_params()
         rev_params = list(params)
         if self.sig.active_return:
-            rev_params.append(f'{self.fn.ret} %"gl.dret"')
+            rev_params.append(f'{self.fn.ret} %"{self.p}.dret"')
         plans = self.plan()
         # the reverse first: it decides which values the forward sweep keeps in slots
         reverse = [self._reverse_block(b, *plans[b.label]) for b in self.fn.blocks
                    if b.label in self.reachable]
         outs = [p for p, k in zip(self.fn.params, self.sig.args) if k == "out"]
         exit_lines, ret_type = self._exit(outs)
-        entry = ["gl.entry:", *self._adjoint_slots()]
+        entry = [f"{self.p}.entry:", *self._adjoint_slots()]
         forward = [self._forward_block(b, plans.get(b.label, ([], []))[0]) for b in self.fn.blocks]
         if self.unwinds:
             forward.append(self._unwind_block())
@@ -454,15 +455,15 @@ class ReverseSynthesis(PrimalSources):
         exits = [e for e in self.exits if e in self.reachable]
         if len(exits) > 1:
             self.tape_types.add(I32)
-            entry.append(f'  %"gl.exit.id" = call i32 {tape.pop_fn(I32)}()')
+            entry.append(f'  %"{self.p}.exit.id" = call i32 {tape.pop_fn(I32)}()')
         for slot in reversed(self.cached.values()):        # the slots' record, last in first out
             self.tape_types.add(slot.type)
             entry.append(f"  {record_name(slot.ref)} = call {slot.type} {tape.pop_fn(slot.type)}()")
         if len(exits) == 1:
-            entry.append(f'  br label %"gl.rev.{exits[0]}"')
+            entry.append(f'  br label %"{self.p}.rev.{exits[0]}"')
         else:
-            cases = " ".join(f'i32 {k}, label %"gl.rev.{e}"' for k, e in enumerate(exits) if k)
-            entry.append(f'  switch i32 %"gl.exit.id", label %"gl.rev.{exits[0]}" [ {cases} ]')
+            cases = " ".join(f'i32 {k}, label %"{self.p}.rev.{e}"' for k, e in enumerate(exits) if k)
+            entry.append(f'  switch i32 %"{self.p}.exit.id", label %"{self.p}.rev.{exits[0]}" [ {cases} ]')
         rev_text = "\n".join([f"define internal {ret_type or 'void'} {rev_name}({', '.join(rev_params)}) "
                               f"{self.target_attrs}{{", *entry, *self._fill_loop_slot_pops(reverse),
                               *exit_lines, "}"])
@@ -499,7 +500,7 @@ class ReverseSynthesis(PrimalSources):
         self._check()
         params = self._primal_params()
         if self.sig.active_return:
-            params.append(f'{self.fn.ret} %"gl.dret"')
+            params.append(f'{self.fn.ret} %"{self.p}.dret"')
         plans = self.plan()
         # the reverse first: it decides which values the forward sweep keeps in slots
         reverse = [self._reverse_block(b, *plans[b.label]) for b in self.fn.blocks
@@ -509,7 +510,7 @@ class ReverseSynthesis(PrimalSources):
             forward.append(self._unwind_block())
         outs = [p for p, k in zip(self.fn.params, self.sig.args) if k == "out"]
         exit_lines, ret_type = self._exit(outs)
-        entry = ["gl.entry:", *self._adjoint_slots()]
+        entry = [f"{self.p}.entry:", *self._adjoint_slots()]
         entry.append(f"  br label %{label_ref(self.fn.blocks[0].label)}")
         header = (f"define internal {ret_type or 'void'} {name}({', '.join(params)}) "
                   f"{self.target_attrs}{{")
@@ -616,7 +617,7 @@ class ReverseSynthesis(PrimalSources):
                 raise self.fail(term, "cannot make a shadow for 'invoke'")
         self._push_all(need)
         if term.opcode == "ret" and not self.split:
-            b.emit(f'br label %"gl.rev.{label}"')
+            b.emit(f'br label %"{self.p}.rev.{label}"')
         else:
             if term.opcode == "ret":
                 for slot in self.cached.values():             # the record the reverse pops first
@@ -644,7 +645,7 @@ class ReverseSynthesis(PrimalSources):
         throws is not computed, and must not come out wrong)."""
         self.unwinds = True
         callee = self._callee(ins)
-        normal = f'to label %{label_ref(ins.targets[0])} unwind label %"gl.unwind"'
+        normal = f'to label %{label_ref(ins.targets[0])} unwind label %"{self.p}.unwind"'
         if callee is None:
             self.b.emit(re.sub(r"\bto label .*$", normal, primal_text(ins)))
             return
@@ -656,7 +657,7 @@ class ReverseSynthesis(PrimalSources):
         self.b.declarations.update(FALLBACK_DECLARATIONS)
         glob, stop = stop_with_message('@"gl.unwind.message"', _UNWIND_MESSAGE)
         self.helpers['@"gl.unwind.message"'] = glob
-        return ['"gl.unwind":', '  %"gl.lp" = landingpad { ptr, i32 } catch ptr null', *stop]
+        return [f'"{self.p}.unwind":', f'  %"{self.p}.lp" = landingpad {{ ptr, i32 }} catch ptr null', *stop]
 
     def _shadow_of(self, v: Value, ins: Instr) -> str:
         if v.ref in self.act.shadowed:
@@ -783,7 +784,7 @@ class ReverseSynthesis(PrimalSources):
             self._materialize(v, label)
         term = block.terminator
         if term.opcode == "ret" and self.sig.active_return and term.operands:
-            self.add_adjoint(term.operands[0], Value(self.fn.ret, '%"gl.dret"'))
+            self.add_adjoint(term.operands[0], Value(self.fn.ret, f'%"{self.p}.dret"'))
         for ins in reversed(block.instrs):
             if ins.opcode == "phi" or (ins.is_terminator and ins.opcode != "invoke"):
                 continue
@@ -793,7 +794,7 @@ class ReverseSynthesis(PrimalSources):
             if self.active(ins.name):
                 phi_adj.append((ins, self.take_adjoint(ins.name, self.adj_type(ins.value))))  # type: ignore[arg-type]
         preds = self.cfg.preds.get(label, [])
-        lines = [f'"gl.rev.{label}":']
+        lines = [f'"{self.p}.rev.{label}":']
         b.lines.append(LOOP_SLOT_MARK + label)
         for header in reversed(self.exit_counts.get(label, [])):
             if (label, header) in self.computed_counts:
@@ -813,14 +814,14 @@ class ReverseSynthesis(PrimalSources):
             b.emit(f"{first} = icmp eq i64 {rest}, 0")
             pre, latch = self.counted[label]
             kp, kl = preds.index(pre), preds.index(latch)
-            b.emit(f'br i1 {first}, label %"gl.edge.{label}.{kp}", label %"gl.edge.{label}.{kl}"')
+            b.emit(f'br i1 {first}, label %"{self.p}.edge.{label}.{kp}", label %"{self.p}.edge.{label}.{kl}"')
             return self._edge_blocks(lines + b.lines, label, preds, phi_adj)
         if not preds:
-            b.emit("br label %\"gl.exit\"")
+            b.emit(f"br label %\"{self.p}.exit\"")
             return lines + b.lines
         if len(preds) == 1:
             self._phi_transfer(phi_adj, preds[0])
-            b.emit(f'br label %"gl.rev.{preds[0]}"')
+            b.emit(f'br label %"{self.p}.rev.{preds[0]}"')
             return lines + b.lines
         if label in self.branch_joins:            # the branch that chose is recomputed
             cond, k_true, k_false = self.branch_joins[label]
@@ -830,8 +831,8 @@ class ReverseSynthesis(PrimalSources):
             from_id = b.fresh("from")
             self.tape_types.add(I32)
             b.emit(f"{from_id} = call i32 {tape.pop_fn(I32)}()")
-        cases = " ".join(f'i32 {k}, label %"gl.edge.{label}.{k}"' for k in range(1, len(preds)))
-        b.emit(f'switch i32 {from_id}, label %"gl.edge.{label}.0" [ {cases} ]')
+        cases = " ".join(f'i32 {k}, label %"{self.p}.edge.{label}.{k}"' for k in range(1, len(preds)))
+        b.emit(f'switch i32 {from_id}, label %"{self.p}.edge.{label}.0" [ {cases} ]')
         return self._edge_blocks(lines + b.lines, label, preds, phi_adj)
 
     def _edge_blocks(self, out: list[str], label: str, preds: list[str],
@@ -841,8 +842,8 @@ class ReverseSynthesis(PrimalSources):
         for k, p in enumerate(preds):
             self.b.lines = []
             self._phi_transfer(phi_adj, p)
-            self.b.emit(f'br label %"gl.rev.{p}"')
-            out += [f'"gl.edge.{label}.{k}":', *self.b.lines]
+            self.b.emit(f'br label %"{self.p}.rev.{p}"')
+            out += [f'"{self.p}.edge.{label}.{k}":', *self.b.lines]
         return out
 
     def _phi_transfer(self, phi_adj: list[tuple[Instr, Value]], pred: str) -> None:
@@ -1180,7 +1181,7 @@ class ReverseSynthesis(PrimalSources):
             self.add_adjoint(operand, contrib)
 
     def _exit(self, outs: list) -> tuple[list[str], Type | None]:  # type: ignore[type-arg]
-        lines = ['"gl.exit":']
+        lines = [f'"{self.p}.exit":']
         vals = []
         for p in outs:
             if self.active(p.name):

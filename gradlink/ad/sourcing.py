@@ -10,6 +10,8 @@ tells (``_branch_join``) and allocations the reverse sweep frees are decided her
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -128,7 +130,7 @@ class PrimalSources:
         elif src.kind == availability.LOOP_SLOT:
             slots = self.loop_slots.setdefault(src.loop, {})  # type: ignore[arg-type]
             if v.ref not in slots:
-                slots[v.ref] = Value(v.type, f'%"gl.lslot.{sum(map(len, self.loop_slots.values()))}"')
+                slots[v.ref] = Value(v.type, f'%"{self.p}.lslot.{sum(map(len, self.loop_slots.values()))}"')
             out = Value(v.type, self.b.fresh("ls"))
             self.b.emit(f"{out.ref} = load {v.type}, ptr {slots[v.ref].ref}")
         else:
@@ -138,7 +140,7 @@ class PrimalSources:
 
     def _slot_value(self, v: Value) -> Value:
         if v.ref not in self.cached:
-            self.cached[v.ref] = Value(v.type, f'%"gl.slot.{len(self.cached)}"')
+            self.cached[v.ref] = Value(v.type, f'%"{self.p}.slot.{len(self.cached)}"')
         slot = self.cached[v.ref]
         if self.split:                       # popped at the reverse function's entry
             return Value(v.type, record_name(slot.ref))
@@ -289,5 +291,6 @@ class PrimalSources:
 
 
 def record_name(slot: str) -> str:
-    """Split functions: the reverse function's name for a slot's value, popped at its entry."""
-    return slot.replace('"gl.slot.', '"gl.rec.')
+    """Split functions: the reverse function's name for a slot's value, popped at its entry
+    (%"P.slot.N" -> %"P.rec.N", whatever the synthesis's prefix P)."""
+    return re.sub(r'^%"([^"]*)\.slot\.', r'%"\1.rec.', slot)

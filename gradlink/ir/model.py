@@ -116,5 +116,17 @@ class Function:
     def instructions(self) -> list[Instr]:
         return [i for b in self.blocks for i in b.instrs]
 
+    def free_prefix(self, base: str) -> str:
+        """``base``, or base2, base3, ...: a prefix that no value or block name of this function
+        starts with (it may itself be a derivative, whose names start with "gl." or "gf.")."""
+        used = {p.name for p in self.params} | {i.name for b in self.blocks for i in b.instrs
+                                                 if i.name}
+        bare = {n.lstrip("%").strip('"') for n in used} | {b.label for b in self.blocks}
+        prefix, k = base, 1
+        while any(n.startswith(prefix + ".") for n in bare):
+            k += 1
+            prefix = f"{base}{k}"
+        return prefix
+
     def definitions(self) -> dict[str, Instr]:
         return {i.name: i for b in self.blocks for i in b.instrs if i.name}
