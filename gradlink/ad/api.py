@@ -650,7 +650,7 @@ class Differentiator:
         if call.name is None or call.type is None or pair.ret is None:
             line = f"  call {ret} {wrap}({argl})\n"
             if call.name is not None and call.type is not None:
-                line += f"  {call.name} = fadd {call.type} 0.0, 0.0\n"
+                line += _zero_result(call.name, call.type)
             return prologue + line
         if pair.ret == call.type:
             return prologue + f"  {call.name} = call {ret} {wrap}({argl})\n"
@@ -664,13 +664,16 @@ class Differentiator:
     @staticmethod
     def _augment_shape(call: Instr, ret: Type, given: bool) -> str:
         """What __enzyme_augmentfwd returns, read from its declared type: the tape (a pointer),
-        {tape, primal}, or {primal} when the caller gave the tape memory (enzyme_tape)."""
+        {tape, primal} (or {primal, tape}: the types tell the fields apart), or {primal} when
+        the caller gave the tape memory (enzyme_tape)."""
         t = call.type
         if t is None or call.name is None or t.is_ptr:
             return "tape"
         if t.kind == "struct" and t.fields:
             if len(t.fields) == 2 and t.fields[0].is_ptr and t.fields[1] == ret:
                 return "tape+primal"
+            if len(t.fields) == 2 and t.fields[1].is_ptr and t.fields[0] == ret:
+                return "primal+tape"             # a C struct {double x; void *tape;}
             if len(t.fields) == 1 and t.fields[0] == ret and given:
                 return "primal"
         if t == ret and given:
@@ -736,7 +739,7 @@ class Differentiator:
                 raise ADError(f"__enzyme_fwddiff of a function without a floating-point result, "
                               f"declared to return {call.type}\n>>> instruction: {call.text}")
             return (prologue + f"  call {ret} {d.name}({arglist})\n"
-                    f"  {call.name} = fadd {call.type} 0.0, 0.0\n")
+                    + _zero_result(call.name, call.type))
         want = call.type
         if req.sig.width > 1:
             ret = "{ " + ", ".join([str(fn.ret)] * req.sig.width) + " }"
@@ -846,6 +849,17 @@ def _reaching_requests(fns: dict[str, str]) -> set[str]:
                 reach.add(name)
                 changed = True
     return reach
+
+
+def _zero_result(name: str, t: Type) -> str:
+    """A request with nothing to return defines its result as zero (of the declared type)."""
+    if t.kind == "float":
+        return f"  {name} = fadd {t} 0.0, 0.0\n"
+    if t.kind == "int":
+        return f"  {name} = add {t} 0, 0\n"
+    if t.is_ptr:
+        return f"  {name} = getelementptr i8, ptr null, i64 0\n"
+    return f"  {name} = select i1 true, {t} zeroinitializer, {t} zeroinitializer\n"
 
 
 def _convert(v: Value, outs: list[Type], want: Type, result: str, call: Instr) -> list[str]:

@@ -41,12 +41,15 @@ def augment_wrapper(name: str, aug: str, ret: str, params: list[str], args: list
     keep = shape != "tape"
     call = f"  {'%prim = ' if keep else ''}call {ret} {aug}({', '.join(args)})"
     result = {"tape": "ptr", "tape+primal": f"{{ ptr, {ret} }}", "primal": f"{{ {ret} }}",
-              "primal-scalar": ret}[shape]
+              "primal+tape": f"{{ {ret}, ptr }}", "primal-scalar": ret}[shape]
     if shape == "tape":
         tail = ["  ret ptr %obj"]
     elif shape == "tape+primal":
         tail = [f"  %r0 = insertvalue {result} poison, ptr %obj, 0",
                 f"  %r1 = insertvalue {result} %r0, {ret} %prim, 1", f"  ret {result} %r1"]
+    elif shape == "primal+tape":
+        tail = [f"  %r0 = insertvalue {result} poison, {ret} %prim, 0",
+                f"  %r1 = insertvalue {result} %r0, ptr %obj, 1", f"  ret {result} %r1"]
     elif shape == "primal":
         tail = [f"  %r0 = insertvalue {result} poison, {ret} %prim, 0", f"  ret {result} %r0"]
     else:
