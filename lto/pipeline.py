@@ -168,11 +168,16 @@ def protect_registrations(module: llvm.ModuleRef, definitions: list[tuple[str, s
     derivative would be bypassed. The compile before the link may have inlined them already:
     the hazards say where (gradlink/ad/bypass.py), and the functions that may hold such a copy
     unseen stay out of the link's inlining too, so the AD can refuse them by name. Returns the
-    registration globals to keep and the hazards."""
+    globals to keep (registrations, and activity markers the program defines) and the
+    hazards."""
     holders = {g.name for g in module.global_variables if ad.is_registration(g.name)
                and not g.is_declaration}
+    # activity markers a program defines itself (int enzyme_dup;): internalized, globalopt
+    # would fold their loads to 0 and the AD could not tell them from arguments
+    markers = {g.name for g in module.global_variables if g.name.startswith("enzyme_")
+               and not g.is_declaration}
     if not holders:
-        return holders, ad.Hazards()
+        return markers, ad.Hazards()
     text = str(module)
     try:
         registered = ad.registered_functions(text)
@@ -184,7 +189,7 @@ def protect_registrations(module: llvm.ModuleRef, definitions: list[tuple[str, s
             module.get_function(name.lstrip("@").strip('"')).add_function_attribute("noinline")
         except NameError:
             pass
-    return holders, hazards
+    return holders | markers, hazards
 
 
 def differentiate(module: llvm.ModuleRef, log: Log, save,  # type: ignore[no-untyped-def]

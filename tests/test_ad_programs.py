@@ -81,6 +81,7 @@ PROGRAMS: dict[str, Prog] = {
     "select": P("select", min_checks=11),
     "switch_mode": P("switch_mode", min_checks=2),
     "merged_requests": P("merged_requests", min_checks=8),
+    "defined_markers": P("defined_markers", min_checks=3),
     "loop_const": P("loop_const", min_checks=6),
     "loop_dynamic": P("loop_dynamic", min_checks=4),
     "nested_loops": P("nested_loops", min_checks=15),
