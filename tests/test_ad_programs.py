@@ -113,6 +113,7 @@ PROGRAMS: dict[str, Prog] = {
     "calloc_tmp": P("calloc_tmp", min_checks=5),
     "cxx_new": P("cxx_new.cpp", min_checks=3),
     "cxx_virtual": P("cxx_virtual.cpp", min_checks=4),
+    "cxx_requests": P("cxx_requests.cpp", min_checks=3),
     # activity, several outs
     "multi_out": P("multi_out", min_checks=7),
     "float_arrays": P("float_arrays", min_checks=14),

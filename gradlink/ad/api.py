@@ -20,6 +20,7 @@ from gradlink.ad.forward import ForwardCallee, ForwardSynthesis
 from gradlink.ad.reverse import CalleeDerivative, Derivative, ReverseSynthesis, Signature
 from gradlink.analysis import activity, cfg, typeinfo
 from gradlink.ir.model import Function, Instr, Value
+from gradlink.ir.printer import label_ref
 from gradlink.ir.parse import ParseError, attribute_groups, function_texts, parse_function, parse_type, struct_types
 from gradlink.ir.types import PTR, Type
 
@@ -133,14 +134,17 @@ class Differentiator:
         caller = self.function(name)
         defs = caller.definitions()
         lines = text.splitlines(keepends=True)
-        calls = [i for i in caller.instructions() if i.opcode == "call" and "__enzyme_" in i.callee]
+        calls = [i for i in caller.instructions()
+                 if i.opcode in ("call", "invoke") and "__enzyme_" in i.callee]
         rewritten: list[tuple[int, Instr]] = []
         k = 0
         for idx, line in enumerate(lines):
-            if "__enzyme_" not in line or not re.search(r"\bcall\b", line):
+            if "__enzyme_" not in line or not re.search(r"\b(?:call|invoke)\b", line):
                 continue
             ins = calls[k]
             k += 1
+            if ins.opcode == "invoke":
+                self._check_invoke(caller, ins)
             rewritten.append((idx, ins))
             fi = 1 if _SRET.search(ins.text) and len(ins.operands) > 1 else 0
             target = ins.operands[fi].ref if len(ins.operands) > fi else ""
@@ -167,7 +171,28 @@ class Differentiator:
             lines[idx] = self._call_derivative(req)
         for idx, ins in rewritten:
             lines[idx] = _with_location(lines[idx], ins.dbg)
+            if ins.opcode == "invoke" and ins.targets:
+                # a request in C++ code with exceptions is an invoke: the derivative does not
+                # throw (an exception in it stops the program), so it continues to the normal
+                # destination; the landing pad loses this predecessor
+                lines[idx] += f"  br label %{label_ref(ins.targets[0])}\n"
+                nxt = idx + 1
+                if nxt < len(lines) and lines[nxt].strip().startswith("to label"):
+                    lines[nxt] = ""
         return "".join(lines)
+
+    def _check_invoke(self, caller: Function, ins: Instr) -> None:
+        """A request's invoke can become a call and a branch unless the landing pad's phis
+        name this block (they would lose an incoming edge they must list)."""
+        block = next(b for b in caller.blocks if ins in b.instrs)
+        pad = next((b for b in caller.blocks if b.label == ins.unwind), None)
+        if pad is not None and any(i.opcode == "phi" and any(lbl == block.label
+                                                             for _, lbl in i.incoming)
+                                   for i in pad.instrs):
+            raise ADError(describe(caller.name, ins.text, self.locations.where(ins.dbg),
+                                   "a request that may throw (an invoke) whose landing pad "
+                                   "merges values by where they come from is not supported; "
+                                   "declare the Enzyme function noexcept"))
 
     def _merged_targets(self, ins: Instr, fi: int, defs: dict[str, Instr]) -> list[str]:
         """The functions of a request whose function operand is a phi or select of them: the
