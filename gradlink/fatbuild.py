@@ -79,10 +79,12 @@ def build(output: str, objects: list[str], derivatives: str | None,
                 raise BuildError(f"{m.name}: compiled without -fPIC; a shared object needs "
                                  "position-independent code (clang-22 -O2 -flto -fPIC -c ...)")
     entries = _registration_entries(members)
+    registered = list(entries)               # already in the bitcode, as registrations
     if derivatives:
         entries += _file_entries(derivatives, members)
     if exports:
-        entries += _precompile(output, members, entries, exports)
+        from_file = [e for e in entries if e not in registered]
+        entries += _precompile(output, members, entries, exports, from_file, derivatives or "")
     by_member: dict[str, list[dict[str, Any]]] = {}
     for e in entries:
         owner = next((m for m in members if (e.get("function") or e.get("global")) in m.defined),
@@ -92,6 +94,12 @@ def build(output: str, objects: list[str], derivatives: str | None,
                              "names a symbol no object of the library defines")
         for sym in _symbols(e):
             if not any(sym in m.defined for m in members):
+                local = next((m.name for m in members if _defines_locally(m, sym)), None)
+                if local is not None:
+                    raise BuildError(f"the {e['kind']} entry of {e.get('function')} names "
+                                     f"'{sym}', which is static (file-local) in {local}; the "
+                                     "library must export it (remove 'static') for consumers "
+                                     "to call it")
                 raise BuildError(f"the {e['kind']} entry of {e.get('function')} names '{sym}', "
                                  "which no object of the library defines")
         by_member.setdefault(owner.name, []).append(e)
@@ -111,6 +119,16 @@ def build(output: str, objects: list[str], derivatives: str | None,
     write_archive(output, [(m.name, m.native) for m in members],
                   [sorted(m.defined) for m in members])
     return report
+
+
+def _defines_locally(m: Member, name: str) -> bool:
+    if m.bitcode is None:
+        return False
+    try:
+        fn = m.parsed().get_function(name)
+    except NameError:
+        return False
+    return not fn.is_declaration and fn.linkage in (llvm.Linkage.internal, llvm.Linkage.private)
 
 
 def _position_independent(m: Member) -> bool:
@@ -139,7 +157,8 @@ def _link_shared(output: str, members: list[Member], libs: list[str]) -> None:
 
 
 def _precompile(output: str, members: list[Member], entries: list[dict[str, Any]],
-                specs: list[str]) -> list[dict[str, Any]]:
+                specs: list[str], from_file: list[dict[str, Any]], file: str
+                ) -> list[dict[str, Any]]:
     """--export-derivatives: the derivatives compiled now, as one more member (native code
     only), and their manifest entries (gradlink/precompile.py)."""
     try:
@@ -153,7 +172,7 @@ def _precompile(output: str, members: list[Member], entries: list[dict[str, Any]
                                           "registration is what consumers use")
         units = [Unit(f"{os.path.basename(output)}({m.name})", m.bitcode, True)
                  for m in members if m.bitcode is not None]
-        obj, new = compile_derivatives(units, wanted)
+        obj, new = compile_derivatives(units, wanted, from_file, file)
     except PrecompileError as err:
         raise BuildError(str(err)) from None
     if any(m.name == DERIVATIVES_MEMBER for m in members):

@@ -35,7 +35,8 @@ import llvmlite.binding as llvm
 from gradlink.ad.custom import default_activity, split_top_level
 from gradlink.ir.parse import ParseError, parse_type
 from gradlink.ir.types import Type
-from lto import merge, tools
+from gradlink.ad.driver import is_registration
+from lto import manifests, merge, tools
 from lto.diag import LinkError, Log
 from lto.inputs import Unit
 from lto.pipeline import differentiate, protect_registrations
@@ -79,13 +80,20 @@ def symbols(e: Export) -> dict[str, str]:
 
 
 def compile_derivatives(units: list[Unit], exports: list[Export],
+                        registrations: list[dict[str, Any]] | None = None, source: str = "",
                         verbose: bool = False) -> tuple[bytes, list[dict[str, Any]]]:
-    """The native object of the exports' derivatives and its ``precompiled`` manifest entries."""
+    """The native object of the exports' derivatives and its ``precompiled`` manifest entries.
+    ``registrations``: manifest entries of the library that its bitcode does not hold (its
+    --derivatives file, named ``source``); the derivatives use them, as a consumer's link
+    would."""
     log = Log(verbose)
     try:
         definitions: list[tuple[str, set[str]]] = []
         module = merge.merge(units, definitions)
         module = llvm.parse_assembly(_without_constructors(str(module)))
+        extra_regs = manifests.registration_module(module, registrations or [], source)
+        if extra_regs is not None:
+            module.link_in(extra_regs)
         types = {f.name: f for f in module.functions}
         entries, requests = [], []
         for e in exports:
@@ -248,6 +256,8 @@ def _share_writable_globals(module: llvm.ModuleRef) -> None:
     for g in module.global_variables:
         if g.is_declaration or g.linkage in _LOCAL or g.name.startswith("llvm."):
             continue
+        if is_registration(g.name) or g.name.startswith("enzyme_"):
+            continue                  # the library's registrations and markers: read by the AD
         if not _is_constant(g):
             g.linkage = llvm.Linkage.available_externally
 

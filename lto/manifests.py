@@ -79,6 +79,27 @@ def registrations(module: llvm.ModuleRef, res: Resolution, log: Log,
     return mod
 
 
+def registration_module(module: llvm.ModuleRef, entries: list[dict], source: str
+                        ) -> llvm.ModuleRef | None:
+    """Registration globals for manifest entries of a library being built (its --derivatives
+    file): the library's precompiled derivatives must use them as a consumer's link would."""
+    types = {f.name: _function_type(f) for f in module.functions}
+    defined = {f.name for f in module.functions if not f.is_declaration}
+    lines: list[str] = []
+    for n, e in enumerate(entries):
+        if e["kind"] != "precompiled":
+            lines += _entry(e, n, source, defined, types, set())
+    if not lines:
+        return None
+    try:
+        mod = llvm.parse_assembly("\n".join(dict.fromkeys(lines)) + "\n")
+    except RuntimeError as err:
+        raise LinkError("internal error: the registrations do not parse: "
+                        + " ".join(str(err).split())[:400]) from None
+    mod.triple, mod.data_layout = module.triple, module.data_layout
+    return mod
+
+
 def _entry(e: dict, n: int, source: str, defined: set[str], types: dict[str, str],
            declared: set[str]) -> list[str]:
     kind = e["kind"]

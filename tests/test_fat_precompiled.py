@@ -343,3 +343,55 @@ def test_fortran_native_object_gets_its_bitcode(tmp_path: Path) -> None:
     code, out = gradlink("fat", "build", "-o", tmp_path / "bad.a", native,
                          "--bitcode", f"{native}={other}")
     assert code != 0 and "does not define kern_energy" in out and "Traceback" not in out
+
+
+REGISTERED_INSIDE = r"""
+#include <stddef.h>
+__attribute__((noinline)) double sq(double x) { return x * x; }
+void *aug_sq(double x) { (void)x; return NULL; }
+double rev_sq(double x, double d, void *tape) { (void)tape; return 2 * x * d + 1000; }
+#ifdef IN_SOURCE
+void *__enzyme_register_gradient_sq[3] = {(void *)sq, (void *)aug_sq, (void *)rev_sq};
+#endif
+double outer(double x) { return 3 * sq(x); }
+"""
+REGISTERED_USER = r"""
+#include <stdio.h>
+double __enzyme_autodiff(void *, ...);
+double outer(double);
+int main(void) { printf("%.17g\n", __enzyme_autodiff((void *)outer, 2.0)); return 0; }
+"""
+
+
+@pytest.mark.parametrize("how", ["source", "file"])
+def test_precompiled_derivatives_use_the_librarys_registrations(tmp_path: Path, how: str) -> None:
+    """The exported function calls one with a registered gradient (offset by 1000, so the
+    body's derivative cannot pass): the precompiled derivative must use the registration,
+    whether the source holds it (a writable global) or the --derivatives file does."""
+    (tmp_path / "lib.c").write_text(REGISTERED_INSIDE)
+    flags = ["-DIN_SOURCE"] if how == "source" else []
+    obj = compile_c(tmp_path / "lib.c", tmp_path / "lib.o", "-O2", "-flto", *flags)
+    extra: list[str | Path] = []
+    if how == "file":
+        (tmp_path / "d.toml").write_text('[[entries]]\nkind = "gradient"\nfunction = "sq"\n'
+                                         'augmented = "aug_sq"\nreverse = "rev_sq"\n')
+        extra = ["--derivatives", tmp_path / "d.toml"]
+    code, out = gradlink("fat", "build", "-o", tmp_path / "libr.a", obj, *extra,
+                         "--export-derivatives", "outer:reverse")
+    assert code == 0, out
+    (tmp_path / "user.c").write_text(REGISTERED_USER)
+    user = compile_c(tmp_path / "user.c", tmp_path / "user.o", "-O2", "-flto")
+    link([user, f"-L{tmp_path}", "-lr"], tmp_path / "u", "-flto").check()
+    assert float(sh([tmp_path / "u"]).check().stdout) == 2 * 2.0 * 3 + 1000   # d = 3 into sq
+
+
+def test_static_derivative_functions_are_named_as_such(tmp_path: Path) -> None:
+    (tmp_path / "lib.c").write_text(
+        "#include <stddef.h>\n__attribute__((noinline)) double k(double x) { return x * x; }\n"
+        "static void *aug_k(double x) { (void)x; return NULL; }\n"
+        "static double rev_k(double x, double d, void *t) { (void)t; return 2 * x * d; }\n"
+        "void *__enzyme_register_gradient_k[3] = {(void *)k, (void *)aug_k, (void *)rev_k};\n")
+    obj = compile_c(tmp_path / "lib.c", tmp_path / "lib.o", "-O2", "-flto")
+    code, out = gradlink("fat", "build", "-o", tmp_path / "lib.a", obj)
+    assert code != 0 and "'aug_k', which is static (file-local) in lib.o" in out, out
+    assert not (tmp_path / "lib.a").exists()

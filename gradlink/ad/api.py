@@ -121,7 +121,7 @@ class Differentiator:
 
     def _run(self) -> str:
         new_texts: dict[str, str] = {}
-        for name, text in self.fns.items():
+        for name, text in list(self.fns.items()):   # requests may add calling wrappers
             if "__enzyme_" in text:
                 new_texts[name] = self._rewrite_caller(name, text)
         out = self.text
@@ -270,8 +270,11 @@ class Differentiator:
             raise fail(f"the first argument of {api} must be a function (its address)")
         target = operands[0].ref
         if target not in self.fns:
-            raise fail(f"{target.lstrip('@')} has no body in the LTO unit (an external function "
-                       "or one in a native object): nothing to differentiate")
+            registered = self.registry.tangents if forward else self.registry.gradients
+            if target not in registered:
+                raise fail(f"{target.lstrip('@')} has no body in the LTO unit (an external "
+                           "function or one in a native object): nothing to differentiate")
+            target = self._calling_wrapper(target)  # its registered (or precompiled) derivative
         fn = self.function(target)
         if split == "__enzyme_augmentsize":        # markers only: the tape object's size is fixed
             return Request(caller, ins, target, Signature([], False), [], [])
@@ -394,6 +397,22 @@ class Differentiator:
         name = f'%"gl.arg.{self.counter}"'
         prologue.append(f"  {name} = {op} {v} to {to}\n")
         return Value(to, name)
+
+    def _calling_wrapper(self, fn: str) -> str:
+        """A function that only calls ``fn``: a request on a function without a body whose
+        derivative is registered (a library's precompiled one) differentiates this, and the
+        call inside uses the registration."""
+        name = f'@"gl.calls.{fn.lstrip("@").strip(chr(34))}"'
+        if name not in self.fns:
+            ret, params = custom.signature(self.text, fn)
+            plist = ", ".join(f"{t} %a{i}" for i, t in enumerate(params))
+            call = f"call {ret} {fn}({plist})"
+            body = [f"  %r = {call}", f"  ret {ret} %r"] if ret.kind != "void" else \
+                [f"  {call}", "  ret void"]
+            text = "\n".join([f"define internal {ret} {name}({plist}) {{", "entry:", *body, "}"])
+            self.fns[name] = text
+            self.custom_wrappers[name] = text + "\n"
+        return name
 
     def _marker(self, v: Value, defs: dict[str, Instr]) -> str | None:
         if v.type.kind == "metadata":
