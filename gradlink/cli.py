@@ -175,6 +175,22 @@ def include_dir() -> None:
     click.echo(str(Path(__file__).resolve().parent / "include"))
 
 
+@main.command(name="cmake-dir")
+def cmake_dir() -> None:
+    """Print the folder holding GradlinkFat.cmake, the CMake module for fat libraries.
+
+    \b
+    Use:
+      cmake -DCMAKE_MODULE_PATH=$(gradlink cmake-dir) -S . -B build
+    and in CMakeLists.txt:
+      include(GradlinkFat)
+      gradlink_add_fat_library(phys SOURCES physics.c EXPORT_DERIVATIVES energy)
+      target_link_libraries(app PRIVATE phys)
+    """
+    from pathlib import Path
+    click.echo(str(Path(__file__).resolve().parent / "cmake"))
+
+
 @main.command()
 def version() -> None:
     """Print the versions of gradlink, llvmlite, LLVM and the native linker."""
