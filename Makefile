@@ -6,7 +6,7 @@ PYTEST_ARGS ?=
 
 N ?= 50
 
-.PHONY: deps demo test test-slow bench bench-quick bench-link fuzz clean
+.PHONY: deps demo test test-slow bench bench-quick bench-link bench-fat fuzz clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -33,6 +33,9 @@ fuzz: deps
 
 bench-link: deps
 	$(VENV)/bin/python benchmarks/link_time.py
+
+bench-fat: deps
+	$(VENV)/bin/python benchmarks/fat_link.py
 
 clean:
 	rm -rf build samples/*/out .pytest_cache
