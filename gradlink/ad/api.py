@@ -151,6 +151,7 @@ class Differentiator:
             merged = self._merged_targets(ins, fi, defs)
             if target in self.unready or any(t in self.unready for t in merged):
                 self.deferred += 1            # its body still asks for derivatives: next round
+                rewritten.pop()               # stays as it is (an invoke stays an invoke)
                 continue
             if merged:
                 lines[idx] = self._merged_call(caller, ins, fi, defs, merged)
