@@ -74,3 +74,37 @@ def test_exception_inside_a_derivative_stops_the_program(tmp_path: Path) -> None
     assert res.returncode != 0
     assert res.stdout.split() == ["0", "7"]
     assert "an exception was thrown inside a differentiated function" in res.stderr
+
+
+STRING_MAP = r"""
+#include <cstdio>
+#include <string>
+#include <unordered_map>
+int enzyme_dup;
+template <typename T> extern void __enzyme_autodiff(void *, int, T &, T &);
+using dict = std::unordered_map<std::string, double>;
+void square(dict &v) { v["x"] = v["x"] * v["x"]; }
+int main() {
+  dict v, d;
+  v["x"] = 3.0;
+  d["x"] = 1.0;
+  __enzyme_autodiff((void *)square, enzyme_dup, v, d);
+  std::printf("%g\n", d["x"]);
+  return 0;
+}
+"""
+
+
+def test_string_keyed_map_is_refused_or_right(tmp_path: Path) -> None:
+    """unordered_map<std::string, double> with exceptions: the key's hash is an invoke of
+    std::_Hash_bytes on shadowed memory. Letting it through as inactive gave 1 instead of 6 (a
+    silent wrong gradient; with -fno-exceptions the same code gives 6), so it is refused until
+    the cause is found. Whatever changes, the link must stop cleanly or the answer be 6."""
+    (tmp_path / "m.cpp").write_text(STRING_MAP)
+    obj = compile_c(tmp_path / "m.cpp", tmp_path / "m.o", "-O2", "-flto", compiler=CXX)
+    res = link([obj], tmp_path / "m", driver=CXX)
+    if res.returncode != 0:
+        assert "ld.gradlink: error: cannot differentiate" in res.stderr, res.stderr
+        assert "Traceback" not in res.stderr
+        return
+    assert float(sh([tmp_path / "m"]).check().stdout) == 6.0
