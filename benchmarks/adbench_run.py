@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-DATA = Path(os.environ.get("GRADLINK_ADBENCH_DATA", HERE.parent.parent / "shared" / "data" / "adbench"))
+DATA = Path(os.environ.get("GRADLINK_ADBENCH_DATA", HERE / "data" / "adbench"))
 CFLAGS = ["-O2", "-Xclang", "-disable-llvm-passes", "-fno-math-errno", "-flto"]
 
 # objective -> (source, [(size label, data file relative to DATA, extra args)], quick size count)

@@ -18,14 +18,13 @@ import pytest
 from toolchain import ROOT, compile_c, have, link, sh
 
 SRC = ROOT / "benchmarks" / "adbench"
-DATA = Path("/work/shared/data/adbench")
+DATA = ROOT / "benchmarks" / "data" / "adbench"
 MODEL = DATA / "hand" / "model"
 KEYS = ["objective", "primal_ms", "jac_ms", "jac_rev_ms", "jac_fwd_ms", "fd_ms", "check_max_rel_err"]
 MODES = {"default": (), "ad-first": ("-Wl,--gradlink-ad-first",)}
 
 pytestmark = [
     pytest.mark.skipif(not have("clang-22"), reason="clang-22 not installed"),
-    pytest.mark.skipif(not DATA.is_dir(), reason="ADBench data not available"),
 ]
 
 _built: dict[tuple[str, str], Path] = {}

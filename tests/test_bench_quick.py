@@ -10,9 +10,6 @@ from toolchain import ROOT, sh
 
 
 def test_bench_quick(tmp_path: Path) -> None:
-    if not (ROOT.parent / "shared" / "data" / "adbench").is_dir():
-        import pytest
-        pytest.skip("the ADBench data (../shared/data/adbench) is not beside this checkout")
     res = sh([sys.executable, ROOT / "benchmarks" / "adbench_run.py", "--quick", "--reps", "1",
               "--out", tmp_path])
     assert res.returncode == 0, res.stdout + res.stderr
@@ -22,10 +19,7 @@ def test_bench_quick(tmp_path: Path) -> None:
 
 
 def test_malformed_data_fails_cleanly(tmp_path: Path) -> None:
-    data = ROOT.parent / "shared" / "data" / "adbench" / "gmm" / "1k" / "gmm_d2_K5.txt"
-    if not data.exists():
-        import pytest
-        pytest.skip("shared ADBench data not present")
+    data = ROOT / "benchmarks" / "data" / "adbench" / "gmm" / "1k" / "gmm_d2_K5.txt"
     cut = tmp_path / "cut.txt"
     cut.write_text(data.read_text()[:500])
     src = ROOT / "benchmarks" / "adbench" / "gmm.c"
