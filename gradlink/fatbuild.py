@@ -30,8 +30,9 @@ from fatlib.bitcode import read_producer
 from fatlib.elf import ET_REL, read_elf
 from fatlib.manifest import SECTION, decode, encode, validate_entry
 from fatlib.probe import Kind, classify, unwrap_bitcode
-from gradlink.ad.custom import read_registry, split_top_level
-from gradlink.precompile import PrecompileError, compile_derivatives, parse_specs
+from gradlink.ad.custom import function_type_fields, read_registry
+from gradlink.precompile import (LOCAL_LINKAGES, PrecompileError, compile_derivatives,
+                                  parse_specs)
 from lto.inputs import Unit
 from lto.tools import find_tool
 
@@ -128,7 +129,7 @@ def _defines_locally(m: Member, name: str) -> bool:
         fn = m.parsed().get_function(name)
     except NameError:
         return False
-    return not fn.is_declaration and fn.linkage in (llvm.Linkage.internal, llvm.Linkage.private)
+    return not fn.is_declaration and fn.linkage in LOCAL_LINKAGES
 
 
 def _position_independent(m: Member) -> bool:
@@ -369,7 +370,7 @@ def _registration_entries(members: list[Member]) -> list[dict[str, Any]]:
             raise BuildError(f"{m.name}: {e}") from None
 
         def sig(*names: str) -> dict[str, Any]:
-            return {n: _signature(types[n]) for n in names if n in types}
+            return {n: function_type_fields(types[n]) for n in names if n in types}
 
         for fn, (aug, rev) in reg.gradients.items():
             f, a, r = (_bare(x) for x in (fn, aug, rev))
@@ -411,7 +412,7 @@ def _file_entries(path: str, members: list[Member]) -> list[dict[str, Any]]:
             sigs = dict(e.get("signatures", {}))
             for sym in [e["function"], *_symbols(e)]:
                 if sym not in sigs and sym in types:
-                    sigs[sym] = _signature(types[sym])
+                    sigs[sym] = function_type_fields(types[sym])
             e = {**e, "signatures": sigs}
         out.append(e)
     return out
@@ -419,12 +420,6 @@ def _file_entries(path: str, members: list[Member]) -> list[dict[str, Any]]:
 
 def _symbols(e: dict[str, Any]) -> list[str]:
     return [e[k] for k in ("augmented", "reverse", "tangent", "symbol") if k in e]
-
-
-def _signature(fn_type: str) -> dict[str, Any]:
-    """'double (ptr, i32)' -> {"ret": "double", "params": ["ptr", "i32"]}."""
-    ret, _, rest = fn_type.partition(" (")
-    return {"ret": ret.strip(), "params": split_top_level(rest.rsplit(")", 1)[0])}
 
 
 def _bare(name: str) -> str:

@@ -32,8 +32,9 @@ from typing import Any
 
 import llvmlite.binding as llvm
 
-from gradlink.ad.custom import default_activity, split_top_level
+from gradlink.ad.custom import default_activity, function_type_fields
 from gradlink.ir.parse import ParseError, parse_type
+from gradlink.ir.printer import global_ref
 from gradlink.ir.types import Type
 from gradlink.ad.driver import is_registration
 from lto import manifests, merge, tools
@@ -42,6 +43,7 @@ from lto.inputs import Unit
 from lto.pipeline import differentiate, protect_registrations
 
 MODES = ("reverse", "forward")
+LOCAL_LINKAGES = (llvm.Linkage.internal, llvm.Linkage.private)     # file-local definitions
 PREFIX = {"augmented": "gradlink_aug_", "reverse": "gradlink_rev_", "tangent": "gradlink_fwd_"}
 
 
@@ -101,7 +103,7 @@ def compile_derivatives(units: list[Unit], exports: list[Export],
             if fn is None or fn.is_declaration:
                 raise PrecompileError(f"--export-derivatives: the library defines no function "
                                       f"'{e.function}'")
-            if fn.linkage in (llvm.Linkage.internal, llvm.Linkage.private):
+            if fn.linkage in LOCAL_LINKAGES:
                 raise PrecompileError(f"--export-derivatives: '{e.function}' is static (file "
                                       "local); only functions the library exports can be")
             ret, params = _signature(fn)
@@ -153,7 +155,7 @@ def _requests(e: Export, ret: Type, params: list[Type]) -> tuple[str, list[dict[
                               "derivatives of functions returning nothing, an integer or a "
                               "floating-point value are supported")
     names = symbols(e)
-    ref = _ref(f)
+    ref = global_ref(f)
     text: list[str] = []
     entries: list[dict[str, Any]] = []
     loads = ["  %dup = load i32, ptr @enzyme_dup", "  %const = load i32, ptr @enzyme_const"]
@@ -173,7 +175,7 @@ def _requests(e: Export, ret: Type, params: list[Type]) -> tuple[str, list[dict[
         adj = "void" if not floats else str(floats[0]) if len(floats) == 1 else \
             "{ " + ", ".join(str(t) for t in floats) + " }"
         aug_ret = "ptr" if ret.kind == "void" else f"{{ ptr, {ret} }}"
-        aug, rev = _ref(names["augmented"]), _ref(names["reverse"])
+        aug, rev = global_ref(names["augmented"]), global_ref(names["reverse"])
         dret = [f"{ret} %dret"] if ret.is_float else []
         text += [
             f'declare {aug_ret} @"__enzyme_augmentfwd.{f}"(ptr, ...)',
@@ -211,7 +213,7 @@ def _requests(e: Export, ret: Type, params: list[Type]) -> tuple[str, list[dict[
             args += (["i32 %dup"] if t.is_ptr else []) + [f"{t} %a{i}", f"{t} %d{i}"]
         pair = "void" if ret.kind == "void" else f"{{ {ret}, {ret} }}"
         primal = ["i32 %primal"] if ret.kind != "void" else []
-        tangent = _ref(names["tangent"])
+        tangent = global_ref(names["tangent"])
         text += [
             f'declare {pair} @"__enzyme_fwddiff.{f}"(ptr, ...)',
             f"define {pair} {tangent}({', '.join(plist)}) {{", "entry:", *loads,
@@ -234,12 +236,11 @@ def _sig(ret: Type | str, params: list[str]) -> dict[str, Any]:
 
 
 def _signature(fn: llvm.ValueRef) -> tuple[Type, list[Type]]:
-    text = " ".join(str(fn.global_value_type).split())
-    ret, _, rest = text.partition(" (")
-    if rest.rstrip(")").rstrip().endswith("..."):
+    sig = function_type_fields(str(fn.global_value_type))
+    if sig["params"][-1:] == ["..."]:
         raise PrecompileError(f"--export-derivatives: {fn.name} is variadic")
     try:
-        return parse_type(ret), [parse_type(p) for p in split_top_level(rest.rsplit(")", 1)[0])]
+        return parse_type(sig["ret"]), [parse_type(p) for p in sig["params"]]
     except ParseError as e:
         raise PrecompileError(f"cannot read the signature of {fn.name}: {e}") from None
 
@@ -254,15 +255,12 @@ def _share_writable_globals(module: llvm.ModuleRef) -> None:
     """Writable globals the library exports stay the library's: the derivatives' object refers
     to them (available_externally: visible to the optimizer, never emitted)."""
     for g in module.global_variables:
-        if g.is_declaration or g.linkage in _LOCAL or g.name.startswith("llvm."):
+        if g.is_declaration or g.linkage in LOCAL_LINKAGES or g.name.startswith("llvm."):
             continue
         if is_registration(g.name) or g.name.startswith("enzyme_"):
             continue                  # the library's registrations and markers: read by the AD
         if not _is_constant(g):
             g.linkage = llvm.Linkage.available_externally
-
-
-_LOCAL = (llvm.Linkage.internal, llvm.Linkage.private)
 
 
 def _is_constant(g: llvm.ValueRef) -> bool:
@@ -272,7 +270,7 @@ def _is_constant(g: llvm.ValueRef) -> bool:
 
 def _check_no_private_state(module: llvm.ModuleRef, exports: list[Export]) -> None:
     for g in module.global_variables:
-        if g.is_declaration or g.linkage not in _LOCAL or _is_constant(g):
+        if g.is_declaration or g.linkage not in LOCAL_LINKAGES or _is_constant(g):
             continue
         if g.name.startswith(("gl.", "llvm.")):
             continue                      # gradlink's own tape state, per object by design
@@ -282,7 +280,3 @@ def _check_no_private_state(module: llvm.ModuleRef, exports: list[Export]) -> No
             "private to the library (static); a precompiled copy would not share its value. "
             "Give it external linkage, or export these functions without precompiled "
             "derivatives (consumers then differentiate the bitcode)")
-
-
-def _ref(name: str) -> str:
-    return f"@{name}" if re.fullmatch(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*", name) else f'@"{name}"'

@@ -19,8 +19,9 @@ import re
 import llvmlite.binding as llvm
 
 from fatlib import FormatError
-from gradlink.ad.custom import PRECOMPILED, default_activity, split_top_level
+from gradlink.ad.custom import PRECOMPILED, default_activity, function_type_fields
 from gradlink.ir.parse import ParseError, parse_type
+from gradlink.ir.printer import global_ref
 from fatlib.manifest import Manifest, decode
 from lto.diag import LinkError, Log
 from lto.resolve import Resolution
@@ -66,17 +67,7 @@ def registrations(module: llvm.ModuleRef, res: Resolution, log: Log,
             lines += _entry(e, n, manifest.source, defined, types, declared)
             symbols.update(e[f] for f in ("augmented", "reverse", "tangent") if f in e)
             log.note(f"{manifest.source}: {e['kind']} entry for '{target}'")
-    if not lines:
-        return None
-    text = "\n".join(dict.fromkeys(lines)) + "\n"    # a function's declaration once
-    try:
-        mod = llvm.parse_assembly(text)
-    except RuntimeError as err:
-        raise LinkError("internal error: the manifest registrations do not parse: "
-                        + " ".join(str(err).split())[:400]) from None
-    mod.triple = module.triple
-    mod.data_layout = module.data_layout
-    return mod
+    return _module(lines, module)
 
 
 def registration_module(module: llvm.ModuleRef, entries: list[dict], source: str
@@ -89,14 +80,20 @@ def registration_module(module: llvm.ModuleRef, entries: list[dict], source: str
     for n, e in enumerate(entries):
         if e["kind"] != "precompiled":
             lines += _entry(e, n, source, defined, types, set())
+    return _module(lines, module)
+
+
+def _module(lines: list[str], like: llvm.ModuleRef) -> llvm.ModuleRef | None:
+    """The registration lines as a module for ``like`` (each declaration once); None when
+    there are none."""
     if not lines:
         return None
     try:
         mod = llvm.parse_assembly("\n".join(dict.fromkeys(lines)) + "\n")
     except RuntimeError as err:
-        raise LinkError("internal error: the registrations do not parse: "
+        raise LinkError("internal error: the manifest registrations do not parse: "
                         + " ".join(str(err).split())[:400]) from None
-    mod.triple, mod.data_layout = module.triple, module.data_layout
+    mod.triple, mod.data_layout = like.triple, like.data_layout
     return mod
 
 
@@ -113,10 +110,10 @@ def _entry(e: dict, n: int, source: str, defined: set[str], types: dict[str, str
         like = e["like"]
         sname = f'@"gl.manifest.like.{n}.{_plain(source)}"'
         ret, _, params = (types.get(e["function"]) or "void (").partition(" (")
-        return [f"declare {ret} {_ref(e['function'])}({params}",
+        return [f"declare {ret} {global_ref(e['function'])}({params}",
                 f'{sname} = private unnamed_addr constant [{len(like) + 1} x i8] c"{like}\\00"',
                 f'@"__enzyme_function_like.{e["function"]} from {_quoted(source)}" = hidden global '
-                f'[2 x ptr] [ptr {_ref(e["function"])}, ptr {sname}]']
+                f'[2 x ptr] [ptr {global_ref(e["function"])}, ptr {sname}]']
     key, fields = _HOLDER[kind]
     names = [e[f] for f in fields]
     sigs = e.get("signatures", {})
@@ -132,7 +129,7 @@ def _entry(e: dict, n: int, source: str, defined: set[str], types: dict[str, str
             if sig is None:
                 raise LinkError(f"{source}: the manifest gives no signature for '{sym}' (for "
                                 f"{names[0]})")
-            out.append(f"declare {sig['ret']} {_ref(sym)}({', '.join(sig['params'])})")
+            out.append(f"declare {sig['ret']} {global_ref(sym)}({', '.join(sig['params'])})")
             declared.add(sym)
     fn_sig = sigs.get(names[0])
     have = types.get(names[0])
@@ -143,11 +140,11 @@ def _entry(e: dict, n: int, source: str, defined: set[str], types: dict[str, str
                         f"program's ({have})")
     target = names[0]
     if kind == "inactive_global":
-        out.append(f"{_ref(target)} = external global i8")
+        out.append(f"{global_ref(target)} = external global i8")
     elif have is not None:
         ret, _, params = have.partition(" (")
-        out.append(f"declare {ret} {_ref(target)}({params}")
-    refs = ", ".join(f"ptr {_ref(s)}" for s in names)
+        out.append(f"declare {ret} {global_ref(target)}({params}")
+    refs = ", ".join(f"ptr {global_ref(s)}" for s in names)
     origin = PRECOMPILED if e["kind"] == "precompiled" else " from "
     out.append(f'@"__enzyme_{key}.{names[0]}{origin}{_quoted(source)}" = hidden global '
                f"[{len(names)} x ptr] [{refs}]")
@@ -157,11 +154,13 @@ def _entry(e: dict, n: int, source: str, defined: set[str], types: dict[str, str
 def _check_activity(e: dict, source: str, types: dict[str, str]) -> None:
     """This gradlink uses precompiled derivatives of the activity it builds: pointers with
     shadows, active floating-point values, constant integers."""
-    sig = e.get("signatures", {}).get(e["function"]) or _split(types.get(e["function"]))
+    fn_type = types.get(e["function"])
+    sig = e.get("signatures", {}).get(e["function"]) or (
+        function_type_fields(fn_type) if fn_type is not None else None)
     if sig is None:
         return
     try:
-        params = [parse_type(p) for p in sig["params"]]
+        params = [parse_type(p) for p in sig["params"] if p != "..."]
     except ParseError:
         return                            # the signature check below names the mismatch
     want = default_activity(params, e["mode"])
@@ -171,16 +170,8 @@ def _check_activity(e: dict, source: str, types: dict[str, str]) -> None:
                         f"({', '.join(want)}) only")
 
 
-def _split(fn_type: str | None) -> dict | None:
-    if fn_type is None:
-        return None
-    ret, _, rest = fn_type.partition(" (")
-    return {"ret": ret, "params": [p for p in split_top_level(rest.rsplit(")", 1)[0])
-                                   if p != "..."]}
-
-
 def _function_type(f: llvm.ValueRef) -> str:
-    return re.sub(r"\s+", " ", str(f.global_value_type))
+    return " ".join(str(f.global_value_type).split())
 
 
 def _has_global(module: llvm.ModuleRef, name: str) -> bool:
@@ -189,10 +180,6 @@ def _has_global(module: llvm.ModuleRef, name: str) -> bool:
         return True
     except NameError:
         return False
-
-
-def _ref(name: str) -> str:
-    return f"@{name}" if re.fullmatch(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*", name) else f'@"{name}"'
 
 
 def _quoted(source: str) -> str:

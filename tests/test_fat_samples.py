@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from toolchain import CC, CXX, FC, SAMPLES, Result, have, sh
+from toolchain import CC, CXX, FC, SAMPLES, Result, have, sample_files, sh
 
 pytestmark = pytest.mark.skipif(not (have(CC) and have("ld.gradlink") and have("gradlink")),
                                 reason="clang-22 or gradlink missing")
@@ -26,18 +26,13 @@ pytestmark = pytest.mark.skipif(not (have(CC) and have("ld.gradlink") and have("
 GRAD_LINE = re.compile(r"= ([+-]\d+\.\d+)\s+\(finite differences ([+-]\d+\.\d+)\)$")
 
 
-def source_files(sample: str) -> list[str]:
-    root = SAMPLES / sample
-    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
-
-
 def build(sample: str, out: Path) -> Path:
     """build.sh gradlink OUT: silent on success, nothing written into the source tree."""
-    before = source_files(sample)
+    before = sample_files(sample)
     r = sh(["bash", SAMPLES / sample / "build.sh", "gradlink", out], cwd=out.parent)
     r.check(f"{sample}/build.sh gradlink")
     assert (r.stdout, r.stderr) == ("", ""), f"build.sh is not silent:\n{r.stdout}{r.stderr}"
-    assert source_files(sample) == before, f"building {sample} changed its source tree"
+    assert sample_files(sample) == before, f"building {sample} changed its source tree"
     return out
 
 

@@ -13,14 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from toolchain import SAMPLES, Result, assert_same_behaviour, have, sh
-
-
-def source_files(sample: str) -> list[str]:
-    """Files of a sample's source tree, ignoring demo.sh's gitignored out/ directory."""
-    root = SAMPLES / sample
-    return sorted(str(p.relative_to(root)) for p in root.rglob("*")
-                  if p.relative_to(root).parts[0] != "out")
+from toolchain import SAMPLES, Result, assert_same_behaviour, have, sample_files, sh
 
 
 def build(sample: str, linker: str, out: Path) -> Result:
@@ -33,7 +26,7 @@ def build_both(sample: str, exe: str, tmp_path: Path) -> tuple[Path, Path]:
     The lld build comes first: if it fails, the sample (not gradlink) is broken. build.sh must be
     silent on success and must not write into the source tree.
     """
-    before = source_files(sample)
+    before = sample_files(sample)
     progs = {}
     for linker in ("lld", "gradlink"):
         out = tmp_path / linker
@@ -44,7 +37,7 @@ def build_both(sample: str, exe: str, tmp_path: Path) -> tuple[Path, Path]:
         assert built.is_file(), f"{sample}/build.sh {linker} did not produce {exe}"
         progs[linker] = tmp_path / f"{exe}.{linker}"
         shutil.copy2(built, progs[linker])
-    assert source_files(sample) == before, f"building {sample} changed its source tree"
+    assert sample_files(sample) == before, f"building {sample} changed its source tree"
     return progs["gradlink"], progs["lld"]
 
 
@@ -104,7 +97,7 @@ def test_fortran_kernel(tmp_path: Path) -> None:
 def test_cmake_presets(tmp_path: Path) -> None:
     """Configure and build samples/cmake-project with the root CMakePresets.json presets."""
     project = SAMPLES / "cmake-project"
-    before = source_files("cmake-project")
+    before = sample_files("cmake-project")
     progs = {}
     for preset in ("lld", "gradlink"):
         bdir = tmp_path / f"build-{preset}"
@@ -116,7 +109,7 @@ def test_cmake_presets(tmp_path: Path) -> None:
         sh(["cmake", "--build", bdir, "--", "VERBOSE=1"]).check(f"cmake --build ({preset})")
         progs[preset] = tmp_path / f"orbit_demo.{preset}"
         shutil.copy2(bdir / "orbit_demo", progs[preset])
-    assert source_files("cmake-project") == before, "the CMake build wrote into the source tree"
+    assert sample_files("cmake-project") == before, "the CMake build wrote into the source tree"
 
     res = assert_same_behaviour(progs["gradlink"], progs["lld"])
     assert res.returncode == 0, res.stdout + res.stderr

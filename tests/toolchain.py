@@ -24,6 +24,14 @@ FC = "flang-22"
 AR = "llvm-ar-22"
 
 
+def sample_files(sample: str) -> list[str]:
+    """Files of a sample's source tree, ignoring demo.sh's gitignored out/ directory: building
+    a sample must not change them."""
+    root = SAMPLES / sample
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*")
+                  if p.relative_to(root).parts[0] != "out")
+
+
 def tool_env() -> dict[str, str]:
     """Environment whose PATH finds ld.gradlink (the venv's bin directory) first."""
     env = dict(os.environ)

@@ -29,6 +29,7 @@ from gradlink.ad.custom import read_registry
 from gradlink.ad.errors import ADError, DebugLocations
 from gradlink.ir.model import Function
 from gradlink.ir.parse import attribute_groups
+from gradlink.ir.printer import global_ref
 
 _DEFINE = re.compile(r'^define\b([^@\n]*)(@"[^"]+"|@[-a-zA-Z$._0-9]+)\((.*)$', re.M)
 _NO_INLINE = re.compile(r"\b(?:noinline|optnone)\b")
@@ -78,7 +79,7 @@ def hazards(module_text: str, units: list[tuple[str, set[str]]]) -> Hazards:
         unit, mates = next(((u, names) for u, names in units if _bare(fn) in names),
                            ("the LTO unit", set()))
         out.items.append(Hazard(fn, reg.sources.get(fn, "a registration"), unit,
-                                frozenset(f"@{_quote(n)}" for n in mates if n != _bare(fn)),
+                                frozenset(global_ref(n) for n in mates if n != _bare(fn)),
                                 "!dbg" in header))
     return out
 
@@ -137,7 +138,3 @@ class BypassCheck:
 
 def _bare(name: str) -> str:
     return name.lstrip("@").strip('"')
-
-
-def _quote(name: str) -> str:
-    return name if re.fullmatch(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*", name) else f'"{name}"'

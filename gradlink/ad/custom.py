@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from gradlink.ad.errors import ADError
 from gradlink.ir.parse import ParseError, parse_type
@@ -167,6 +168,13 @@ def _balanced(text: str, start: int) -> str:
 
 def _split_params(text: str) -> list[str]:
     return [p for p in split_top_level(text) if p != "..."]
+
+
+def function_type_fields(fn_type: str) -> dict[str, Any]:
+    """An LLVM function type as the manifest records it: 'double (ptr, i32)' ->
+    {"ret": "double", "params": ["ptr", "i32"]} (a variadic one ends in "...")."""
+    ret, _, rest = " ".join(fn_type.split()).partition(" (")
+    return {"ret": ret, "params": split_top_level(rest.rsplit(")", 1)[0])}
 
 
 def split_top_level(text: str) -> list[str]:

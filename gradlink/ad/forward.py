@@ -125,9 +125,7 @@ class ForwardSynthesis:
         self.b.lines = []
         for ins in block.instrs:
             self._instr(ins)
-        label = block.label
-        lbl = label if re.fullmatch(r"[-a-zA-Z$._0-9]+", label) else f'"{label}"'
-        return [f"{lbl}:", *self.b.lines]
+        return [f"{label_ref(block.label)}:", *self.b.lines]
 
     def _instr(self, ins: Instr) -> None:
         b, op = self.b, ins.opcode

@@ -74,6 +74,11 @@ def print_instruction(ins: Instr) -> str:
     return ins.text                     # invoke, landingpad, atomics, inline asm: as read
 
 
+def global_ref(name: str) -> str:
+    """A global's name as an operand spells it: @name, or @"name" unless a plain identifier."""
+    return f"@{name}" if re.fullmatch(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*", name) else f'@"{name}"'
+
+
 def label_ref(label: str) -> str:
     """A block label as an operand spells it after '%' (quoted unless a plain identifier)."""
     return label if re.fullmatch(r"[-a-zA-Z$._0-9]+", label) else f'"{label}"'
