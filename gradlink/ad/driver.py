@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
+from pathlib import Path
+
 from gradlink.ad.api import Differentiator, has_requests
 from gradlink.ad.bypass import Hazards, hazards
 from gradlink.ad.custom import KEYS, read_registry
@@ -37,7 +42,30 @@ def differentiate(module_text: str, hazards: Hazards | None = None) -> str:
     function calling __enzyme_autodiff, or the reverse) wait for a later round, when the inner
     request has become an ordinary call of a derivative. ``hazards``: registered functions the
     compile before the link may have inlined (gradlink/ad/bypass.py); a function that holds or
-    may hold such a copy is not differentiated."""
+    may hold such a copy is not differentiated.
+
+    With GRADLINK_AD_RECORD=DIR in the environment, each call's input and its result (or error)
+    are also written to DIR, for scripts/ad_replay.py: a refactoring of the AD compiler replays
+    them and must give the same text."""
+    folder = os.environ.get("GRADLINK_AD_RECORD")
+    if not folder:
+        return _differentiate(module_text, hazards)
+    try:
+        result, error = _differentiate(module_text, hazards), None
+    except ADError as e:
+        result, error = None, str(e)
+    key = hashlib.sha1(module_text.encode()).hexdigest()[:20]
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    with open(Path(folder) / f"{key}.pkl", "wb") as f:
+        pickle.dump({"input": module_text, "hazards": hazards, "output": result,
+                     "error": error}, f)
+    if error is not None:
+        raise ADError(error)
+    assert result is not None
+    return result
+
+
+def _differentiate(module_text: str, hazards: Hazards | None) -> str:
     for _ in range(8):
         d = Differentiator(module_text, hazards)
         module_text = d.run()

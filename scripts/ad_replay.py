@@ -1,0 +1,60 @@
+"""Replays recorded AD inputs and compares the results with the recorded ones.
+
+Record with the AD compiler as it is (any link, the test suite, the fuzzer)::
+
+    GRADLINK_AD_RECORD=/tmp/ad-corpus make test
+
+then change the AD compiler and replay: every input must give the same module text (or the
+same error) as before. A refactoring that claims "no behaviour change" shows it here first.
+
+    python scripts/ad_replay.py /tmp/ad-corpus [--show N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import pickle
+import sys
+import time
+from pathlib import Path
+
+from gradlink.ad import driver
+from gradlink.ad.errors import ADError
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("corpus", type=Path)
+    ap.add_argument("--show", type=int, default=3, help="print the first diffs of N cases")
+    args = ap.parse_args()
+    files = sorted(args.corpus.glob("*.pkl"))
+    if not files:
+        print(f"ad_replay: no recordings in {args.corpus}", file=sys.stderr)
+        return 2
+    same = differ = 0
+    start = time.perf_counter()
+    for path in files:
+        case = pickle.loads(path.read_bytes())
+        try:
+            out, err = driver._differentiate(case["input"], case["hazards"]), None
+        except ADError as e:
+            out, err = None, str(e)
+        if out == case["output"] and err == case["error"]:
+            same += 1
+            continue
+        differ += 1
+        if differ <= args.show:
+            print(f"== {path.name}: differs")
+            old = case["output"] or f"error: {case['error']}"
+            new = out or f"error: {err}"
+            diff = difflib.unified_diff(old.splitlines(), new.splitlines(), "recorded",
+                                        "now", lineterm="", n=1)
+            print("\n".join(list(diff)[:60]))
+    took = time.perf_counter() - start
+    print(f"ad_replay: {same} same, {differ} different, of {len(files)} ({took:.1f} s)")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
