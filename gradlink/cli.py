@@ -64,6 +64,34 @@ def ir(file: str, functions: tuple[str, ...], print_cfg: bool, print_types: bool
         raise click.ClickException(str(e)) from None
 
 
+@main.command(name="ad")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the module here instead of standard output.")
+@click.option("--function", "-f", "functions", multiple=True,
+              help="Print only this function (repeatable), e.g. a derivative's name.")
+def ad_command(file: str, output: str | None, functions: tuple[str, ...]) -> None:
+    """Differentiate the __enzyme_* requests of an LLVM IR (.ll) or bitcode (.bc) FILE and print
+    the module as the AD stage of a link leaves it: before any optimization, derivatives
+    appended. What the IR tests (tests/ir, lit and FileCheck) read.
+
+    \b
+    Example:
+      clang-22 -O1 -S -emit-llvm -Xclang -disable-llvm-passes f.c -o f.ll
+      gradlink ad f.ll -f 'gl.rev.f'
+    """
+    from gradlink.irtool import run_ad
+    try:
+        text = run_ad(file, functions)
+    except ValueError as e:
+        raise click.ClickException(str(e)) from None
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        with open(output, "w") as f:
+            f.write(text)
+
+
 @main.group()
 def fat() -> None:
     """Fat libraries: native code, bitcode and a derivative manifest in one file.

@@ -24,6 +24,32 @@ def _module_text(path: str) -> str:
     return str(mod)
 
 
+def run_ad(path: str, functions: tuple[str, ...]) -> str:
+    """The module after the AD stage (or only the named functions), as text."""
+    from gradlink.ad import driver
+    text = _module_text(path)
+    try:
+        out = driver.differentiate(text)
+    except ADError as e:
+        raise ValueError(str(e)) from None
+    try:
+        llvm.parse_assembly(out).verify()
+    except RuntimeError as e:
+        raise ValueError("internal error: the differentiated module is invalid: "
+                         + " ".join(str(e).split())[:1500]) from None
+    if not functions:
+        return out
+    fns = {k.lstrip("@").strip('"'): v for k, v in function_texts(out).items()}
+    parts = []
+    for f in functions:
+        name = f.lstrip("@").strip('"')
+        if name not in fns:
+            raise ValueError(f"{path}: no function {f.lstrip('@')} after differentiation "
+                             f"(there are: {', '.join(sorted(fns))[:800]})")
+        parts.append(fns[name])
+    return "\n".join(parts)
+
+
 def run_ir(path: str, functions: tuple[str, ...], print_cfg: bool, print_types: bool,
            print_activity: bool, arg_kinds: str | None) -> Iterator[str]:
     text = _module_text(path)
