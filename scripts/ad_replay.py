@@ -4,8 +4,9 @@ Record with the AD compiler as it is (any link, the test suite, the fuzzer)::
 
     GRADLINK_AD_RECORD=/tmp/ad-corpus make test
 
-then change the AD compiler and replay: every input must give the same module text (or the
-same error) as before. A refactoring that claims "no behaviour change" shows it here first.
+then change the AD compiler and replay: every input must give the same module (or the same
+error) as before: the same text, or text that LLVM reads as the same module (the same printed
+module after llvmlite parses both; spelling such as `{ptr, ptr}` vs `{ ptr, ptr }` aside). A refactoring that claims "no behaviour change" shows it here first.
 
     python scripts/ad_replay.py /tmp/ad-corpus [--show N]
 """
@@ -19,8 +20,17 @@ import sys
 import time
 from pathlib import Path
 
+import llvmlite.binding as llvm
+
 from gradlink.ad import driver
 from gradlink.ad.errors import ADError
+
+
+def _canonical(text: str) -> str:
+    try:
+        return str(llvm.parse_assembly(text))
+    except RuntimeError as e:
+        return f"invalid: {e}"
 
 
 def main() -> int:
@@ -32,7 +42,7 @@ def main() -> int:
     if not files:
         print(f"ad_replay: no recordings in {args.corpus}", file=sys.stderr)
         return 2
-    same = differ = 0
+    same = differ = spelled = 0
     start = time.perf_counter()
     for path in files:
         case = pickle.loads(path.read_bytes())
@@ -43,6 +53,11 @@ def main() -> int:
         if out == case["output"] and err == case["error"]:
             same += 1
             continue
+        if out is not None and case["output"] is not None and \
+                _canonical(out) == _canonical(case["output"]):
+            same += 1
+            spelled += 1
+            continue
         differ += 1
         if differ <= args.show:
             print(f"== {path.name}: differs")
@@ -52,7 +67,8 @@ def main() -> int:
                                         "now", lineterm="", n=1)
             print("\n".join(list(diff)[:60]))
     took = time.perf_counter() - start
-    print(f"ad_replay: {same} same, {differ} different, of {len(files)} ({took:.1f} s)")
+    print(f"ad_replay: {same} same ({spelled} spelled differently), {differ} different, "
+          f"of {len(files)} ({took:.1f} s)")
     return 1 if differ else 0
 
 
