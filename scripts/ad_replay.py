@@ -28,7 +28,7 @@ from gradlink.ad.errors import ADError
 
 def _canonical(text: str) -> str:
     try:
-        return str(llvm.parse_assembly(text))
+        return str(llvm.parse_assembly(text, context=llvm.create_context()))
     except RuntimeError as e:
         return f"invalid: {e}"
 
@@ -37,6 +37,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("corpus", type=Path)
     ap.add_argument("--show", type=int, default=3, help="print the first diffs of N cases")
+    ap.add_argument("--rebase", type=Path, default=None, metavar="DIR",
+                    help="write the recordings with today's results to DIR (a new baseline, "
+                         "e.g. after a deliberate change of the output)")
     args = ap.parse_args()
     files = sorted(args.corpus.glob("*.pkl"))
     if not files:
@@ -50,6 +53,10 @@ def main() -> int:
             out, err = driver._differentiate(case["input"], case["hazards"]), None
         except ADError as e:
             out, err = None, str(e)
+        if args.rebase is not None:
+            args.rebase.mkdir(parents=True, exist_ok=True)
+            (args.rebase / path.name).write_bytes(pickle.dumps(
+                {**case, "output": out, "error": err}))
         if out == case["output"] and err == case["error"]:
             same += 1
             continue
@@ -61,8 +68,8 @@ def main() -> int:
         differ += 1
         if differ <= args.show:
             print(f"== {path.name}: differs")
-            old = case["output"] or f"error: {case['error']}"
-            new = out or f"error: {err}"
+            old = _canonical(case["output"]) if case["output"] else f"error: {case['error']}"
+            new = _canonical(out) if out else f"error: {err}"
             diff = difflib.unified_diff(old.splitlines(), new.splitlines(), "recorded",
                                         "now", lineterm="", n=1)
             print("\n".join(list(diff)[:60]))

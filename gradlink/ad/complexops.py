@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import cache
 
 from gradlink.ad import expr
-from gradlink.ad.builder import Builder
+from gradlink.ir.builder import Builder
 from gradlink.ir.model import Instr, Value
 
 OPERANDS = "abcd"
@@ -52,9 +52,7 @@ def _env(b: Builder, ins: Instr, vals: list[Value], result: Value | None) -> dic
     env = dict(zip(OPERANDS, vals))
     if result is not None:
         for i, field in enumerate(("re", "im")):
-            name = b.fresh(field)
-            b.emit(f"{name} = extractvalue {result}, {i}")
-            env[field] = Value(vals[0].type, name)
+            env[field] = b.extractvalue(result, [i], vals[0].type, hint=field)
     return env
 
 

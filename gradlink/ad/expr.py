@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from gradlink.ad.builder import Builder
+from gradlink.ir.builder import Builder
 from gradlink.ir.model import Value
 
 _TOK = re.compile(r"\s*(?:(\d+(?:\.\d*)?(?:e[-+]?\d+)?)|([A-Za-z_][A-Za-z_0-9]*)|(.))")
@@ -123,7 +123,7 @@ def emit(node: Node, env: dict[str, Value], b: Builder, like: Value) -> Value | 
             c = b.fcmp("ole" if node.name == "ifle" else "olt", lhs, rhs)
             return b.select(c, p or b.zero(t), q or b.zero(t))
         args = [emit(a, env, b, like) or b.zero(t) for a in node.args]
-        return b.call(node.name, args, t)
+        return b.elementary(node.name, args, t)
     raise ValueError(f"bad formula node {node.op}")
 
 

@@ -15,13 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gradlink.ad import complexops, expr, rules, shadows, tape
-from gradlink.ad.builder import Builder
 from gradlink.ad.errors import ADError, describe
-from gradlink.ad.reverse import Derivative, Signature, dispatch, primal_text
+from gradlink.ad.reverse import Derivative, Signature, dispatch, primal
 from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, Activity
-from gradlink.ir.model import Block, Function, Instr, Value
-from gradlink.ir.printer import label_ref
-from gradlink.ir.types import PTR, Type
+from gradlink.ir.builder import Builder
+from gradlink.ir.model import Block, Function, Instr, Param, Value
+from gradlink.ir.printer import define_line, print_blocks
+from gradlink.ir.types import I1, I8, I64, PTR, Type
 
 _REDUCE_FADD = "@llvm.vector.reduce.fadd"
 STRUCTURAL_FORWARD = {"phi", "load", "fpext", "fptrunc", "bitcast", "freeze", "select",
@@ -90,42 +90,41 @@ class ForwardSynthesis:
     def run(self, name: str, pair: bool) -> Derivative:
         params = []
         for i, (p, kind) in enumerate(zip(self.fn.params, self.sig.args)):
-            params.append(f"{p.type} {p.name}")
+            params.append(Param(p.type, p.name))
             if kind in ("dup", "dupnoneed"):
                 if p.type.is_ptr:
                     self.shadow[p.name] = f"{self.p}.shadow.{i}"
-                    params += [f"ptr {self.sh(Value(p.type, p.name), None, k)}"  # type: ignore[arg-type]
+                    params += [Param(PTR, self.sh(Value(p.type, p.name), None, k))  # type: ignore[arg-type]
                                for k in self.lanes]
                 else:
                     self.tangent[p.name] = f"{self.p}.darg.{i}"
-                    params += [f"{p.type} {self.tangent_ref(p.name, k)}" for k in self.lanes]
+                    params += [Param(p.type, self.tangent_ref(p.name, k)) for k in self.lanes]
         self.pair = pair
         ret = self.fn.ret
         if not self.sig.active_return and not self.sig.shadow_return:
-            ret_type = str(ret)
+            ret_type = ret
         elif pair:
             ret_type = self.pair_type()
         elif self.width > 1:
-            ret_type = "{ " + ", ".join([str(ret)] * self.width) + " }"
+            ret_type = Type("struct", fields=(ret,) * self.width)
         else:
-            ret_type = str(ret)
-        body = [line for b in self.fn.blocks for line in self._block(b)]
-        header = (f"define internal {ret_type} {name}({', '.join(params)}) {self.target_attrs}{{")
-        text = "\n".join([header, *body, "}"])
+            ret_type = ret
+        blocks = [self._block(b) for b in self.fn.blocks]
+        text = print_blocks(define_line(name, ret_type, params, self.target_attrs.strip()), blocks)
         d = Derivative(name, text, None, [], set(), dict(self.b.declarations), dict(self.helpers))
         d.tangent_tape_types = set(self.tangent_types)
         return d
 
-    def pair_type(self, t: Type | None = None) -> str:
+    def pair_type(self, t: Type | None = None) -> Type:
         """{ primal, tangent lane 0, ... } as callees return it."""
         t = t or self.fn.ret
-        return "{ " + ", ".join([str(t)] * (1 + self.width)) + " }"
+        return Type("struct", fields=(t,) * (1 + self.width))
 
-    def _block(self, block: Block) -> list[str]:
-        self.b.lines = []
+    def _block(self, block: Block) -> Block:
+        out = self.b.block(block.label)
         for ins in block.instrs:
             self._instr(ins)
-        return [f"{label_ref(block.label)}:", *self.b.lines]
+        return out
 
     def _instr(self, ins: Instr) -> None:
         b, op = self.b, ins.opcode
@@ -151,7 +150,7 @@ class ForwardSynthesis:
         if op == "call" and self._callee(ins) is not None:
             self._call(ins)
             return
-        b.emit(primal_text(ins))
+        b.copy(primal(ins))
         if op == "store":
             self._store(ins)
         elif op == "call":
@@ -166,48 +165,45 @@ class ForwardSynthesis:
         """Forward over reverse: what a derivative pushes on its tape, the tangent tape mirrors
         (tangents of floats, shadows of pointers), so its pops get tangents back."""
         b = self.b
-        b.emit(primal_text(ins))
+        b.copy(primal(ins))
         if self.width != 1:
             raise self.fail(ins, "enzyme_width over a reverse-mode derivative is not supported")
         if tape.is_push(ins.callee):
             v = ins.operands[0]
             if v.type.has_float:
                 self.tangent_types.add(v.type)
-                b.emit(f"call void {tape.push_fn(v.type, 'tpush')}({self.t_or_zero(v)})")
+                b.call(tape.push_fn(v.type, "tpush"), [self.t_or_zero(v)], None)
             elif v.type.is_ptr:
                 self.tangent_types.add(v.type)
                 sh = self.sh(v, ins) if v.ref in self.act.shadowed else "null"
-                b.emit(f"call void {tape.push_fn(v.type, 'tpush')}(ptr {sh})")
+                b.call(tape.push_fn(v.type, "tpush"), [Value(PTR, sh)], None)
             return
         t = ins.type
         if t is None or ins.name is None:
             return
         if t.has_float:
             self.tangent_types.add(t)
-            b.emit(f"{self.tangent_ref(ins.name)} = call {t} {tape.pop_fn(t, 'tpop')}()")
+            b.call(tape.pop_fn(t, "tpop"), [], t, name=self.tangent_ref(ins.name))
         elif t.is_ptr:
             self.tangent_types.add(t)
-            b.emit(f"{self.sh(Value(t, ins.name), ins)} = call ptr {tape.pop_fn(t, 'tpop')}()")
+            b.call(tape.pop_fn(t, "tpop"), [], PTR, name=self.sh(Value(t, ins.name), ins))
 
     def _ret(self, ins: Instr) -> None:
         if not (self.sig.active_return or self.sig.shadow_return) or not ins.operands:
-            self.b.emit(primal_text(ins))
+            self.b.copy(primal(ins))
             return
         v = ins.operands[0]
         if not self.pair and self.width == 1:
-            self.b.emit(f"ret {self.t_or_zero(v)}")
+            self.b.ret(self.t_or_zero(v))
             return
         if self.sig.shadow_return:           # a pointer into active memory and its shadows
             fields = [v] + [Value(v.type, self.sh(v, ins, k)) for k in self.lanes]
         else:
             fields = ([v] if self.pair else []) + [self.t_or_zero(v, k) for k in self.lanes]
-        st = "{ " + ", ".join(str(f.type) for f in fields) + " }"
-        agg = "poison"
+        agg = Value(Type("struct", fields=tuple(f.type for f in fields)), "poison")
         for i, f in enumerate(fields):
-            nxt = self.b.fresh("ret")
-            self.b.emit(f"{nxt} = insertvalue {st} {agg}, {f}, {i}")
-            agg = nxt
-        self.b.emit(f"ret {st} {agg}")
+            agg = self.b.insertvalue(agg, f, [i], hint="ret")
+        self.b.ret(agg)
 
     def _store(self, ins: Instr) -> None:
         val, ptr = ins.operands
@@ -215,9 +211,9 @@ class ForwardSynthesis:
             for k in self.lanes:
                 if val.type.is_ptr:
                     if val.ref in self.act.shadowed:
-                        self.b.emit(f"store ptr {self.sh(val, ins, k)}, ptr {self.sh(ptr, ins, k)}")
+                        self.b.store(Value(PTR, self.sh(val, ins, k)), self.sh(ptr, ins, k))
                 elif val.type.has_float or self.varied(val):
-                    self.b.emit(f"store {self.t_or_zero(val, k)}, ptr {self.sh(ptr, ins, k)}{_align(ins)}")
+                    self.b.store(self.t_or_zero(val, k), self.sh(ptr, ins, k), _align(ins))
         elif (self.varied(val) or val.ref in self.act.shadowed) and \
                 not rules.is_inactive_memory(ptr.ref, self.defs):
             raise self.fail(ins, f"an active value is stored through {ptr.ref}, which has no "
@@ -227,11 +223,11 @@ class ForwardSynthesis:
         callee = ins.callee
         if callee.startswith(("@llvm.memcpy", "@llvm.memmove")):
             dst, src = ins.operands[0], ins.operands[1]
-            rest = ", ".join(str(v) for v in ins.operands[2:])
             if dst.ref in self.act.shadowed and src.ref in self.act.shadowed:
                 for k in self.lanes:
-                    self.b.emit(f"call void {callee}(ptr {self.sh(dst, ins, k)}, "
-                                f"ptr {self.sh(src, ins, k)}, {rest})")
+                    self.b.call(callee, [Value(PTR, self.sh(dst, ins, k)),
+                                         Value(PTR, self.sh(src, ins, k)), *ins.operands[2:]],
+                                None)
             elif dst.ref in self.act.shadowed:
                 for k in self.lanes:
                     self._memset0(self.sh(dst, ins, k), ins.operands[2])
@@ -244,9 +240,9 @@ class ForwardSynthesis:
                     self._memset0(self.sh(dst, ins, k), ins.operands[2])
         elif callee in DEALLOCATORS:
             if ins.operands and ins.operands[0].ref in self.act.shadowed:
-                self.b.declarations.setdefault("@free", "declare void @free(ptr)")
+                self.b.declare_library("@free")
                 for k in self.lanes:
-                    self.b.emit(f"call void @free(ptr {self.sh(ins.operands[0], ins, k)})")
+                    self.b.libcall("@free", [Value(PTR, self.sh(ins.operands[0], ins, k))])
         elif callee == "@realloc" or complexops.is_complex_op(ins):
             pass
         elif rules.rule_for_call(callee) is None and not rules.is_inactive_call(callee) and \
@@ -257,12 +253,10 @@ class ForwardSynthesis:
             raise self.fail(ins, f"{what} has no body in the LTO unit and no derivative rule")
 
     def _memset0(self, ptr: str, size: Value) -> None:
-        self.b.declarations.setdefault("@llvm.memset.p0.i64",
-                                       "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)")
-        n = size if size.type.bits == 64 else Value(size.type, size.ref)
-        if n.type.bits != 64:
-            n = self.b.cast("zext", size, Type("int", bits=64))
-        self.b.emit(f"call void @llvm.memset.p0.i64(ptr {ptr}, i8 0, {n}, i1 false)")
+        self.b.declare_library("@llvm.memset.p0.i64")
+        n = size if size.type.bits == 64 else self.b.cast("zext", size, I64)
+        self.b.libcall("@llvm.memset.p0.i64", [Value(PTR, ptr), Value(I8, "0"), n,
+                                               Value(I1, "false")])
 
     def _shadow(self, ins: Instr) -> None:
         for k in self.lanes:
@@ -272,14 +266,13 @@ class ForwardSynthesis:
         b, op = self.b, ins.opcode
         sh = self.sh(Value(ins.type, ins.name), ins, k)  # type: ignore[arg-type]
         if op == "phi":
-            inc = ", ".join(f"[ {self.sh(v, ins, k)}, %{label_ref(blk)} ]" for v, blk in ins.incoming)
-            b.emit(f"{sh} = phi ptr {inc}")
+            b.phi(PTR, [(Value(PTR, self.sh(v, ins, k)), blk) for v, blk in ins.incoming],
+                  name=sh)
         elif op == "call" and ins.callee == "@realloc":
             old = self.sh(ins.operands[0], ins, k)
             base = sh[:-1]
             shadows.emit_realloc_shadow(b, ins, sh, old, f'{base}.used"', f'{base}.kept"')
-            b.declarations.setdefault("@free", "declare void @free(ptr)")
-            b.emit(f"call void @free(ptr {old})")      # the tangents moved to the new block
+            b.libcall("@free", [Value(PTR, old)])      # the tangents moved to the new block
         elif not shadows.emit_shadow(b, ins, sh, lambda v: self.sh(v, ins, k)):
             raise self.fail(ins, f"cannot make a shadow for '{op}'")
 
@@ -296,57 +289,33 @@ class ForwardSynthesis:
         t = ins.type
         assert t is not None
         if op == "phi":
-            inc = ", ".join(f"[ {self.t_or_zero(v, k).ref}, %{label_ref(blk)} ]" for v, blk in ins.incoming)
-            # phis must stay at the top of the block: emit right after the primal phi
-            b.emit(f"{name} = phi {t} {inc}")
+            # phis must stay at the top of the block: emitted right after the primal phi
+            b.phi(t, [(self.t_or_zero(v, k), blk) for v, blk in ins.incoming], name=name)
             return
         if op == "load":
-            ptr = ins.operands[0]
-            b.emit(f"{name} = load {t}, ptr {self.sh(ptr, ins, k)}{_align(ins)}")
+            b.load(t, self.sh(ins.operands[0], ins, k), _align(ins), name=name)
             return
-        if op in ("fpext", "fptrunc", "bitcast", "freeze"):
-            src = self.t_or_zero(ins.operands[0], k)
-            b.emit(f"{name} = {op} {src}" + (f" to {t}" if op != "freeze" else ""))
-            return
-        if op == "select":
-            c, x, y = ins.operands
-            b.emit(f"{name} = select {c}, {self.t_or_zero(x, k)}, {self.t_or_zero(y, k)}")
-            return
-        if op == "extractelement":
-            b.emit(f"{name} = extractelement {self.t_or_zero(ins.operands[0], k)}, {ins.operands[1]}")
-            return
-        if op == "insertelement":
-            vec, elt, idx = ins.operands
-            b.emit(f"{name} = insertelement {self.t_or_zero(vec, k)}, {self.t_or_zero(elt, k)}, {idx}")
-            return
-        if op == "shufflevector":
-            a, c, mask = ins.operands
-            b.emit(f"{name} = shufflevector {self.t_or_zero(a, k)}, {self.t_or_zero(c, k)}, {mask}")
-            return
-        if op == "extractvalue":
-            b.emit(f"{name} = extractvalue {self.t_or_zero(ins.operands[0], k)}, "
-                   + ", ".join(map(str, ins.indices)))
-            return
-        if op == "insertvalue":
-            agg, elt = ins.operands
-            b.emit(f"{name} = insertvalue {self.t_or_zero(agg, k)}, {self.t_or_zero(elt, k)}, "
-                   + ", ".join(map(str, ins.indices)))
+        if op in ("fpext", "fptrunc", "bitcast", "freeze", "select", "extractelement",
+                  "insertelement", "shufflevector", "extractvalue", "insertvalue"):
+            # the same operation on the tangents (conditions, indices and masks as they are)
+            moved = _MOVED.get(op, (0,))
+            ops = [self.t_or_zero(v, k) if i in moved else v for i, v in enumerate(ins.operands)]
+            b.copy(ins, name=name, operands=ops, flags=())
             return
         if complexops.is_complex_op(ins):
             elem = ins.operands[0].type
             dots = {w: self.t(v, k) for w, v in zip(complexops.OPERANDS, ins.operands)}
             result = ins.value if complexops.reads_result(ins) else None
-            agg = "poison"
+            agg = Value(t, "poison")
             for i, tv in enumerate(complexops.tangents(b, ins, list(ins.operands), result, dots)):
                 nxt = name if i == 1 else b.fresh("ct")
-                b.emit(f"{nxt} = insertvalue {t} {agg}, {elem} {(tv or b.zero(elem)).ref}, {i}")
-                agg = nxt
+                agg = b.insertvalue(agg, Value(elem, (tv or b.zero(elem)).ref), [i], name=nxt)
             return
         if op == "call" and ins.callee.startswith(_REDUCE_FADD):
             start, vec = ins.operands
-            red = b.fresh("red")
-            b.emit(f"{red} = call {t} {ins.callee}({self.t_or_zero(start, k)}, {self.t_or_zero(vec, k)})")
-            b.emit(f"{name} = fadd {t} {red}, {b.zero(t).ref}")
+            red = b.call_value(ins.callee, [self.t_or_zero(start, k), self.t_or_zero(vec, k)], t,
+                               hint="red")
+            b.binop("fadd", red, b.zero(t), name=name)
             return
         raise self.fail(ins, f"no derivative rule for '{ins.opcode}'"
                         + (f" calling {ins.callee}" if ins.callee else ""))
@@ -385,8 +354,8 @@ class ForwardSynthesis:
                     continue
                 term = dx if partial.ref == one else self.b.binop("fmul", dx, partial)
                 total = term if total is None else self.b.binop("fadd", total, term)
-            self.b.emit(f"{self.tangent_ref(ins.name, k)} = fadd {t} "  # type: ignore[arg-type]
-                        f"{(total or self.b.zero(t)).ref}, {self.b.zero(t).ref}")
+            self.b.binop("fadd", Value(t, (total or self.b.zero(t)).ref), self.b.zero(t),
+                         name=self.tangent_ref(ins.name, k))  # type: ignore[arg-type]
 
     # -- calls of defined functions ------------------------------------------------------------
     def call_signature(self, ins: Instr) -> Signature:
@@ -423,7 +392,8 @@ class ForwardSynthesis:
         return ForwardCallee("", entries[0][1].returns_pair,
                              tuple((n, c.name) for n, c in entries))
 
-    def _dispatch(self, callee: ForwardCallee, fnptr: str, types: list[str], ret: str) -> str:
+    def _dispatch(self, callee: ForwardCallee, fnptr: str, types: list[Type],
+                  ret: Type | None) -> str:
         """The derivative of the target the called pointer is, chosen by a chain of selects; a
         pointer matching no target reaches a function that stops the program with a message."""
         base = self.fn.name.strip("@").strip('"')
@@ -441,7 +411,7 @@ class ForwardSynthesis:
         if ins.callee in ALLOCATORS and not active_args:
             if active_result:
                 self._shadow(ins)              # calloc'ed shadow first: it needs only the size
-            self.b.emit(primal_text(ins))
+            self.b.copy(primal(ins))
             return
         name = ins.callee.lstrip("@")
         if active_result:
@@ -454,14 +424,12 @@ class ForwardSynthesis:
                 raise self.fail(ins, f"{name} may throw (an invoke) and takes active data; "
                                      "forward mode differentiates only functions of the LTO "
                                      "unit there")
-            self.b.emit(primal_text(ins))
+            self.b.copy(primal(ins))
             return
         if callee.dispatch:
             raise self.fail(ins, "an indirect call that may throw (an invoke) on active data")
-        args = ", ".join(str(a) for a in self._args(ins))
-        res = f"{ins.name} = " if ins.name else ""
-        self.b.emit(f"{res}invoke {ins.type or 'void'} {callee.name}({args}) "
-                    f"to label %{label_ref(ins.targets[0])} unwind label %{label_ref(ins.unwind)}")
+        self.b.invoke(callee.name, self._args(ins), ins.type, ins.targets[0], ins.unwind,
+                      name=ins.name)
 
     def _args(self, ins: Instr) -> list[Value]:
         """A call's operands, each followed by its shadows or tangents (one per lane)."""
@@ -480,26 +448,29 @@ class ForwardSynthesis:
         args = self._args(ins)
         t = ins.type
         pair_call = callee.returns_pair and ins.name is not None and t is not None
-        ret = self.pair_type(t) if pair_call else str(t or "void")
+        ret = self.pair_type(t) if pair_call else t
         fn = callee.name
         if callee.dispatch:
-            fn = self._dispatch(callee, ins.callee, [str(a.type) for a in args], ret)
-        arglist = ", ".join(str(a) for a in args)
+            fn = self._dispatch(callee, ins.callee, [a.type for a in args], ret)
         if not pair_call:
-            res = f"{ins.name} = " if ins.name else ""
-            self.b.emit(f"{res}call {t or 'void'} {fn}({arglist})")
+            self.b.call(fn, args, t, name=ins.name)
             return
-        pt = self.pair_type(t)
-        pair = self.b.fresh("pair")
-        self.b.emit(f"{pair} = call {pt} {fn}({arglist})")
-        self.b.emit(f"{ins.name} = extractvalue {pt} {pair}, 0")
+        assert t is not None and ins.name is not None
+        pair = self.b.call_value(fn, args, self.pair_type(t), hint="pair")
+        self.b.extractvalue(pair, [0], t, name=ins.name)
         for k in self.lanes:
             lane = self.sh(Value(t, ins.name), ins, k) if t.is_ptr else self.tangent_ref(ins.name, k)
-            self.b.emit(f"{lane} = extractvalue {pt} {pair}, {k + 1}")
+            self.b.extractvalue(pair, [k + 1], t, name=lane)
 
 
-def _align(ins: Instr) -> str:
+# structural opcodes: which operands' tangents the tangent operation takes (the others, such as
+# conditions, indices and masks, stay as they are)
+_MOVED = {"select": (1, 2), "insertelement": (0, 1), "shufflevector": (0, 1),
+          "insertvalue": (0, 1)}
+
+
+def _align(ins: Instr) -> int:
     m = re.search(r",\s*align (\d+)", ins.text)
-    return f", align {m.group(1)}" if m else ""
+    return int(m.group(1)) if m else 0
 
 

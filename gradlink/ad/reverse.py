@@ -22,15 +22,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from gradlink.ad import availability, complexops, expr, rules, shadows, tape
-from gradlink.ad.builder import Builder, float_literal
 from gradlink.ad.errors import ADError, describe
-from gradlink.ad.sourcing import LOOP_SLOT_MARK, PrimalSources, record_name
+from gradlink.ad.sourcing import PrimalSources, record_name
 from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS, Activity
 from gradlink.analysis.typeinfo import TypeAnalysis
 from gradlink.analysis.cfg import CFG
-from gradlink.ir.model import Block, Function, Instr, Value
-from gradlink.ir.printer import label_ref, print_instruction
-from gradlink.ir.types import I32, I64, PTR, Type
+from gradlink.ir.builder import Builder, InsertPoint, float_literal
+from gradlink.ir.model import Block, Function, Instr, Param, Value
+from gradlink.ir.printer import define_line, label_ref, print_blocks, string_constant
+from gradlink.ir.types import I1, I8, I32, I64, PTR, VOID, Type, float_type
 
 _ALIGN = re.compile(r",\s*align (\d+)")
 _REDUCE_MINMAX = ("@llvm.vector.reduce.fmax", "@llvm.vector.reduce.fmin",
@@ -45,8 +45,17 @@ _UNWIND_MESSAGE = "gradlink: an exception was thrown inside a differentiated fun
 ACCUMULATE = "reassoc contract"
 
 
-def primal_text(ins: Instr) -> str:
-    return _LOOP_MD.sub("", ins.text)
+def primal(ins: Instr) -> Instr:
+    """A primal instruction to copy into a derivative: as read, minus loop metadata (which
+    holds source locations of the original function, invalid in another function)."""
+    text = _LOOP_MD.sub("", ins.text)
+    return ins if text == ins.text else replace(ins, text=text)
+
+
+def redirect_unwind(ins: Instr, label: str) -> Instr:
+    """An invoke as read, unwinding to another block."""
+    text = re.sub(r"\bunwind label .*$", f"unwind label %{label_ref(label)}", primal(ins).text)
+    return replace(ins, text=text, unwind=label)
 
 
 @dataclass
@@ -143,6 +152,7 @@ class ReverseSynthesis(PrimalSources):
         self.heap_allocas: set[str] = set()          # split: allocas moved to the heap
         self.loop_slots: dict[str, dict[str, Value]] = {}   # LOOP_SLOT: loop header -> slots
         self.unwinds = False                          # the forward sweep has invokes: gl.unwind
+        self.loop_slot_points: dict[str, InsertPoint] = {}   # reverse block -> loop slot pops
         self.value_types: dict[str, Type] = {p.name: p.type for p in fn.params}
         for ins in fn.instructions():
             if ins.name and ins.type:
@@ -208,10 +218,9 @@ class ReverseSynthesis(PrimalSources):
             return
         slot = self.slot(target.ref)
         t = self.adj_type(target)
-        old = self.b.fresh("a")
-        self.b.emit(f"{old} = load {t}, ptr {slot}")
-        new = self._sum(Value(t, old), contrib)
-        self.b.emit(f"store {t} {new.ref}, ptr {slot}")
+        old = self.b.load(t, slot, hint="a")
+        new = self._sum(old, contrib)
+        self.b.store(new, slot)
 
     def _sum(self, a: Value, c: Value) -> Value:
         """a + c; for aggregates (small structs returned by value) field by field."""
@@ -220,22 +229,18 @@ class ReverseSynthesis(PrimalSources):
             return self.b.binop("fadd", a, c, ACCUMULATE)
         acc = a
         for path, leaf in _float_leaves(t, self.structs):
-            idx = ", ".join(map(str, path))
             x, y = self.b.fresh("ea"), self.b.fresh("ec")
-            self.b.emit(f"{x} = extractvalue {t} {a.ref}, {idx}")
-            self.b.emit(f"{y} = extractvalue {t} {c.ref}, {idx}")
+            self.b.extractvalue(a, path, leaf, name=x)
+            self.b.extractvalue(Value(t, c.ref), path, leaf, name=y)
             z = self.b.binop("fadd", Value(leaf, x), Value(leaf, y))
-            nxt = self.b.fresh("agg")
-            self.b.emit(f"{nxt} = insertvalue {t} {acc.ref}, {leaf} {z.ref}, {idx}")
-            acc = Value(t, nxt)
+            acc = self.b.insertvalue(acc, z, path, hint="agg")
         return acc
 
     def take_adjoint(self, name: str, t: Type) -> Value:
         slot = self.slot(name)
-        g = self.b.fresh("g")
-        self.b.emit(f"{g} = load {t}, ptr {slot}")
-        self.b.emit(f"store {t} {_empty_sum(t, self.b)}, ptr {slot}")
-        return Value(t, g)
+        g = self.b.load(t, slot, hint="g")
+        self.b.store(Value(t, _empty_sum(t, self.b)), slot)
+        return g
 
     @property
     def types(self) -> TypeAnalysis:
@@ -358,7 +363,7 @@ class ReverseSynthesis(PrimalSources):
         return self.callee_cache[key]
 
     def _dispatch(self, ins: Instr, callee: CalleeDerivative, rev: bool, fnptr: str,
-                  types: list[str], ret: str) -> str:
+                  types: list[Type], ret: Type | None) -> str:
         """The aug (or rev) of the target the called pointer is, chosen by a chain of selects;
         a pointer matching no target reaches a function that stops the program with a message."""
         kind = "rev" if rev else "aug"
@@ -421,16 +426,20 @@ class ReverseSynthesis(PrimalSources):
         return self.shadow[ptr]
 
     # -- synthesis -----------------------------------------------------------------------------
-    def _primal_params(self) -> list[str]:
+    def _primal_params(self) -> list[Param]:
         """The parameters, each dup/dupnoneed pointer followed by its shadow."""
         params = []
         for i, (p, kind) in enumerate(zip(self.fn.params, self.sig.args)):
-            params.append(f"{p.type} {p.name}")
+            params.append(Param(p.type, p.name))
             if kind in ("dup", "dupnoneed"):
                 self.shadow[p.name] = f'%"{self.p}.shadow.{i}"'
                 self.primal_of_shadow[self.shadow[p.name]] = p.name
-                params.append(f"ptr {self.shadow[p.name]}")
+                params.append(Param(PTR, self.shadow[p.name]))
         return params
+
+    def _define(self, name: str, ret: Type | None, params: list[Param],
+                blocks: list[Block]) -> str:
+        return print_blocks(define_line(name, ret, params, self.target_attrs.strip()), blocks)
 
     def run_split(self, aug_name: str, rev_name: str) -> tuple[Derivative, Derivative]:
         """Augmented forward (primal + tape) and reverse (adjoints) as two functions."""
@@ -438,35 +447,38 @@ class ReverseSynthesis(PrimalSources):
         params = self._primal_params()
         rev_params = list(params)
         if self.sig.active_return:
-            rev_params.append(f'{self.fn.ret} %"{self.p}.dret"')
+            rev_params.append(Param(self.fn.ret, f'%"{self.p}.dret"'))
         plans = self.plan()
         # the reverse first: it decides which values the forward sweep keeps in slots
-        reverse = [self._reverse_block(b, *plans[b.label]) for b in self.fn.blocks
-                   if b.label in self.reachable]
+        reverse = [blk for b in self.fn.blocks if b.label in self.reachable
+                   for blk in self._reverse_block(b, *plans[b.label])]
         outs = [p for p, k in zip(self.fn.params, self.sig.args) if k == "out"]
-        exit_lines, ret_type = self._exit(outs)
-        entry = [f"{self.p}.entry:", *self._adjoint_slots()]
-        forward = [self._forward_block(b, plans.get(b.label, ([], []))[0]) for b in self.fn.blocks]
+        exit_block, ret_type = self._exit(outs)
+        entry = self.b.block(f"{self.p}.entry")
+        self._adjoint_slots()
+        forward = [blk for b in self.fn.blocks
+                   for blk in self._forward_block(b, plans.get(b.label, ([], []))[0])]
         if self.unwinds:
             forward.append(self._unwind_block())
-        aug_ret = "{ptr, ptr}" if self.sig.shadow_return else str(self.fn.ret)
-        aug_text = "\n".join([f"define internal {aug_ret} {aug_name}({', '.join(params)}) "
-                              f"{self.target_attrs}{{", *sum(forward, []), "}"])
+        aug_ret = Type("struct", fields=(PTR, PTR)) if self.sig.shadow_return else self.fn.ret
+        aug_text = self._define(aug_name, aug_ret, params, forward)
         exits = [e for e in self.exits if e in self.reachable]
+        b = self.b
+        b.position_at_end(entry.instrs)
+        exit_id = Value(I32, f'%"{self.p}.exit.id"')
         if len(exits) > 1:
             self.tape_types.add(I32)
-            entry.append(f'  %"{self.p}.exit.id" = call i32 {tape.pop_fn(I32)}()')
+            b.call(tape.pop_fn(I32), [], I32, name=exit_id.ref)
         for slot in reversed(self.cached.values()):        # the slots' record, last in first out
             self.tape_types.add(slot.type)
-            entry.append(f"  {record_name(slot.ref)} = call {slot.type} {tape.pop_fn(slot.type)}()")
+            b.call(tape.pop_fn(slot.type), [], slot.type, name=record_name(slot.ref))
         if len(exits) == 1:
-            entry.append(f'  br label %"{self.p}.rev.{exits[0]}"')
+            b.br(f"{self.p}.rev.{exits[0]}")
         else:
-            cases = " ".join(f'i32 {k}, label %"{self.p}.rev.{e}"' for k, e in enumerate(exits) if k)
-            entry.append(f'  switch i32 %"{self.p}.exit.id", label %"{self.p}.rev.{exits[0]}" [ {cases} ]')
-        rev_text = "\n".join([f"define internal {ret_type or 'void'} {rev_name}({', '.join(rev_params)}) "
-                              f"{self.target_attrs}{{", *entry, *self._fill_loop_slot_pops(reverse),
-                              *exit_lines, "}"])
+            b.switch(exit_id, f"{self.p}.rev.{exits[0]}",
+                     [(Value(I32, str(k)), f"{self.p}.rev.{e}") for k, e in enumerate(exits) if k])
+        self._fill_loop_slot_pops()
+        rev_text = self._define(rev_name, ret_type, rev_params, [entry, *reverse, exit_block])
         decls = self._declarations()
         out_types = [p.type for p in outs]
         aug_type = Type("struct", fields=(self.fn.ret, self.fn.ret)) if self.sig.shadow_return \
@@ -476,46 +488,48 @@ class ReverseSynthesis(PrimalSources):
                            dict(self.helpers)))
 
     def _declarations(self) -> dict[str, str]:
-        decls = dict(self.b.declarations)
         if self.helpers:
-            decls.update({
-                "@malloc": "declare ptr @malloc(i64)", "@free": "declare void @free(ptr)",
-                "@llvm.memcpy.p0.p0.i64": "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)",
-                "@llvm.memset.p0.i64": "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)"})
-        return decls
+            self.b.declare_library("@malloc", "@free", "@llvm.memcpy.p0.p0.i64",
+                                   "@llvm.memset.p0.i64")
+        return dict(self.b.declarations)
 
-    def _adjoint_slots(self) -> list[str]:
-        lines = [f"  {self._count_names(h)[2]} = alloca i64" for h in self.counted]
+    def _adjoint_slots(self) -> None:
+        """The entry block's allocas (at the insertion point): loop counters, value slots and
+        adjoint slots, the adjoints starting from an empty sum."""
+        b = self.b
+        for h in self.counted:
+            b.alloca(I64, name=self._count_names(h)[2])
         if not self.split:
-            lines += [f"  {slot.ref} = alloca {slot.type}" for slot in self.cached.values()]
-        lines += [f"  {slot.ref} = alloca {slot.type}" for slots in self.loop_slots.values()
-                  for slot in slots.values()]
+            for slot in self.cached.values():
+                b.alloca(slot.type, name=slot.ref)
+        for slots in self.loop_slots.values():
+            for slot in slots.values():
+                b.alloca(slot.type, name=slot.ref)
         for ref, slot in self.adj_slot.items():
             t = self.value_types[ref]
-            lines.append(f"  {slot} = alloca {t}")
-            lines.append(f"  store {t} {_empty_sum(t, self.b)}, ptr {slot}")
-        return lines
+            b.alloca(t, name=slot)
+            b.store(Value(t, _empty_sum(t, self.b)), slot)
 
     def run(self, name: str) -> Derivative:
         self._check()
         params = self._primal_params()
         if self.sig.active_return:
-            params.append(f'{self.fn.ret} %"{self.p}.dret"')
+            params.append(Param(self.fn.ret, f'%"{self.p}.dret"'))
         plans = self.plan()
         # the reverse first: it decides which values the forward sweep keeps in slots
-        reverse = [self._reverse_block(b, *plans[b.label]) for b in self.fn.blocks
-                   if b.label in self.reachable]
-        forward = [self._forward_block(b, plans.get(b.label, ([], []))[0]) for b in self.fn.blocks]
+        reverse = [blk for b in self.fn.blocks if b.label in self.reachable
+                   for blk in self._reverse_block(b, *plans[b.label])]
+        forward = [blk for b in self.fn.blocks
+                   for blk in self._forward_block(b, plans.get(b.label, ([], []))[0])]
         if self.unwinds:
             forward.append(self._unwind_block())
         outs = [p for p, k in zip(self.fn.params, self.sig.args) if k == "out"]
-        exit_lines, ret_type = self._exit(outs)
-        entry = [f"{self.p}.entry:", *self._adjoint_slots()]
-        entry.append(f"  br label %{label_ref(self.fn.blocks[0].label)}")
-        header = (f"define internal {ret_type or 'void'} {name}({', '.join(params)}) "
-                  f"{self.target_attrs}{{")
-        body = "\n".join([header, *entry, *sum(forward, []), *self._fill_loop_slot_pops(reverse),
-                          *exit_lines, "}"])
+        exit_block, ret_type = self._exit(outs)
+        entry = self.b.block(f"{self.p}.entry")
+        self._adjoint_slots()
+        self.b.br(self.fn.blocks[0].label)
+        self._fill_loop_slot_pops()
+        body = self._define(name, ret_type, params, [entry, *forward, *reverse, exit_block])
         return Derivative(name, body, ret_type, [p.type for p in outs], self.tape_types,
                           self._declarations(), dict(self.helpers))
 
@@ -563,28 +577,30 @@ class ReverseSynthesis(PrimalSources):
     def _inactive_memory(self, ref: str) -> bool:
         return rules.is_inactive_memory(ref, self.defs)
 
-    def _forward_block(self, block: Block, need: list[Value]) -> list[str]:
-        b = self.b
-        b.lines = []
+    def _forward_block(self, block: Block, need: list[Value]) -> list[Block]:
         label = block.label
         if label not in self.reachable:      # landing pads and what only unwinding reaches:
             return []                        # an exception in a derivative stops it (gl.unwind)
+        b = self.b
+        out = b.block(label)
         if self.split and block is self.fn.blocks[0]:
-            b.lines += [f"  {slot.ref} = alloca {slot.type}" for slot in self.cached.values()]
+            for slot in self.cached.values():
+                b.alloca(slot.type, name=slot.ref)
         for ins in block.phis:
             kept = [(v, blk) for v, blk in ins.incoming if blk in self.reachable]
-            b.emit(primal_text(ins) if len(kept) == len(ins.incoming)
-                   else print_instruction(replace(ins, incoming=kept)))
+            if len(kept) == len(ins.incoming):
+                b.copy(primal(ins))
+            else:
+                b.copy(ins, incoming=kept)
             if ins.name in self.act.shadowed:
-                incoming = ", ".join(f"[ {self._shadow_of(v, ins)}, %{label_ref(blk)} ]"
-                                     for v, blk in kept)
-                b.emit(f"{self.shadow_ref(ins.name)} = phi ptr {incoming}")  # type: ignore[arg-type]
+                b.phi(PTR, [(Value(PTR, self._shadow_of(v, ins)), blk) for v, blk in kept],
+                      name=self.shadow_ref(ins.name))  # type: ignore[arg-type]
         preds = self.cfg.preds.get(label, [])
         pushes: list[Value] = []
         if label in self.counted:
             pre, latch = self.counted[label]
             cnt, cnt1, _ = self._count_names(label)
-            b.emit(f"{cnt} = phi i64 [ 0, %{label_ref(pre)} ], [ {cnt1}, %{label_ref(latch)} ]")
+            b.phi(I64, [(Value(I64, "0"), pre), (Value(I64, cnt1), latch)], name=cnt)
         elif label in self.reachable and len(preds) > 1 and label not in self.branch_joins:
             pushes.append(Value(I32, self._edge_phi(label, preds, lambda k, p: str(k), "from")))
         if label in self.reachable:
@@ -600,7 +616,7 @@ class ReverseSynthesis(PrimalSources):
             pushes += self._loop_slot_pushes(label, preds)
         if label in self.counted:
             cnt, cnt1, _ = self._count_names(label)
-            b.emit(f"{cnt1} = add i64 {cnt}, 1")
+            b.binop("add", Value(I64, cnt), Value(I64, "1"), name=cnt1)
         self._push_all(pushes)
         for ins in block.phis:
             self._store_slots(ins)
@@ -617,13 +633,11 @@ class ReverseSynthesis(PrimalSources):
                 raise self.fail(term, "cannot make a shadow for 'invoke'")
         self._push_all(need)
         if term.opcode == "ret" and not self.split:
-            b.emit(f'br label %"{self.p}.rev.{label}"')
+            b.br(f"{self.p}.rev.{label}")
         else:
             if term.opcode == "ret":
                 for slot in self.cached.values():             # the record the reverse pops first
-                    x = b.fresh("rec")
-                    b.emit(f"{x} = load {slot.type}, ptr {slot.ref}")
-                    self._push(Value(slot.type, x))
+                    self._push(b.load(slot.type, slot, hint="rec"))
                 exits = [e for e in self.exits if e in self.reachable]
                 if len(exits) > 1:
                     self._push(Value(I32, str(exits.index(label))))
@@ -631,13 +645,13 @@ class ReverseSynthesis(PrimalSources):
                 self._forward_invoke(term)
             elif term.opcode == "ret" and self.sig.shadow_return:   # {result, its shadow}
                 v = term.operands[0]
-                first, both = b.fresh("ret"), b.fresh("ret")
-                b.emit(f"{first} = insertvalue {{ptr, ptr}} poison, ptr {v.ref}, 0")
-                b.emit(f"{both} = insertvalue {{ptr, ptr}} {first}, ptr {self._shadow_of(v, term)}, 1")
-                b.emit(f"ret {{ptr, ptr}} {both}")
+                pair = Value(Type("struct", fields=(PTR, PTR)), "poison")
+                first = b.insertvalue(pair, v, [0], hint="ret")
+                both = b.insertvalue(first, Value(PTR, self._shadow_of(v, term)), [1], hint="ret")
+                b.ret(both)
             else:
-                b.emit(primal_text(term))
-        return [f"{label_ref(label)}:", *b.lines]
+                b.copy(primal(term))
+        return [out]
 
     def _forward_invoke(self, ins: Instr) -> None:
         """An invoke: of the callee's augmented forward when it touches active data; either way
@@ -645,19 +659,21 @@ class ReverseSynthesis(PrimalSources):
         throws is not computed, and must not come out wrong)."""
         self.unwinds = True
         callee = self._callee(ins)
-        normal = f'to label %{label_ref(ins.targets[0])} unwind label %"{self.p}.unwind"'
+        unwind = f"{self.p}.unwind"
         if callee is None:
-            self.b.emit(re.sub(r"\bto label .*$", normal, primal_text(ins)))
+            self.b.copy(redirect_unwind(ins, unwind))
             return
-        args = ", ".join(self._call_args(ins, lambda v: v))
-        result = f"{ins.name} = " if ins.name else ""
-        self.b.emit(f"{result}invoke {ins.type or 'void'} {callee.aug}({args}) {normal}")
+        self.b.invoke(callee.aug, self._call_args(ins, lambda v: v), ins.type, ins.targets[0],
+                      unwind, name=ins.name)
 
-    def _unwind_block(self) -> list[str]:
-        self.b.declarations.update(FALLBACK_DECLARATIONS)
-        glob, stop = stop_with_message('@"gl.unwind.message"', _UNWIND_MESSAGE)
-        self.helpers['@"gl.unwind.message"'] = glob
-        return [f'"{self.p}.unwind":', f'  %"{self.p}.lp" = landingpad {{ ptr, i32 }} catch ptr null', *stop]
+    def _unwind_block(self) -> Block:
+        name = '@"gl.unwind.message"'
+        self.helpers[name] = string_constant(name, _UNWIND_MESSAGE)
+        blk = self.b.block(f"{self.p}.unwind")
+        self.b.landingpad(Type("struct", fields=(PTR, I32)), ["catch ptr null"],
+                          name=f'%"{self.p}.lp"')
+        stop_with_message(self.b, name, _UNWIND_MESSAGE)
+        return blk
 
     def _shadow_of(self, v: Value, ins: Instr) -> str:
         if v.ref in self.act.shadowed:
@@ -666,22 +682,22 @@ class ReverseSynthesis(PrimalSources):
             return v.ref
         raise self.fail(ins, f"pointer {v.ref} mixes with active pointers but has no shadow")
 
-    def _arg_types(self, ins: Instr) -> list[str]:
+    def _arg_types(self, ins: Instr) -> list[Type]:
         """The parameter types of a call's aug/rev: each operand's, a shadow's after it."""
         out = []
         for v in ins.operands:
-            out.append(str(v.type))
+            out.append(v.type)
             if v.ref in self.act.shadowed:
-                out.append("ptr")
+                out.append(PTR)
         return out
 
-    def _call_args(self, ins: Instr, available: Callable[[Value], Value]) -> list[str]:
+    def _call_args(self, ins: Instr, available: Callable[[Value], Value]) -> list[Value]:
         out = []
         for v in ins.operands:
-            out.append(str(available(v)))
+            out.append(available(v))
             if v.ref in self.act.shadowed:
                 sh = self.shadow_ref(v.ref)
-                out.append(f"ptr {available(Value(v.type, sh)).ref}")
+                out.append(Value(PTR, available(Value(v.type, sh)).ref))
         return out
 
     def _forward_instr(self, ins: Instr) -> None:
@@ -689,19 +705,18 @@ class ReverseSynthesis(PrimalSources):
         op = ins.opcode
         callee = self._callee(ins) if op == "call" else None
         if callee is not None:
-            args = ", ".join(self._call_args(ins, lambda v: v))
+            args = self._call_args(ins, lambda v: v)
             aug = callee.aug
+            pair = Type("struct", fields=(PTR, PTR))
             if callee.dispatch:
-                aug_ret = "{ptr, ptr}" if callee.shadow_return else str(ins.type or "void")
+                aug_ret = pair if callee.shadow_return else ins.type
                 aug = self._dispatch(ins, callee, False, ins.callee, self._arg_types(ins), aug_ret)
             if callee.shadow_return and ins.name:          # {result, its shadow}
-                both = b.fresh("both")
-                b.emit(f"{both} = call {{ptr, ptr}} {aug}({args})")
-                b.emit(f"{ins.name} = extractvalue {{ptr, ptr}} {both}, 0")
-                b.emit(f"{self.shadow_ref(ins.name)} = extractvalue {{ptr, ptr}} {both}, 1")
+                both = b.call_value(aug, args, pair, hint="both")
+                b.extractvalue(both, [0], PTR, name=ins.name)
+                b.extractvalue(both, [1], PTR, name=self.shadow_ref(ins.name))
                 return
-            result = f"{ins.name} = " if ins.name else ""
-            b.emit(f"{result}call {ins.type or 'void'} {aug}({args})")
+            b.call(aug, args, ins.type, name=ins.name)
             return
         if op == "alloca" and ins.name in self.heap_allocas:
             shadows.emit_heap_alloca(b, ins, ins.name, zeroed=False)  # type: ignore[arg-type]
@@ -713,7 +728,7 @@ class ReverseSynthesis(PrimalSources):
             return                                  # no longer on the stack
         if op == "call" and ins.callee == "@free" and ins.operands[0].ref in self.deferred_frees:
             return                                  # the reverse sweep still reads it
-        b.emit(primal_text(ins))
+        b.copy(primal(ins))
         if ins.name in self.act.shadowed and ins.name not in self.shadow_args():
             sh = self.shadow_ref(ins.name)  # type: ignore[arg-type]
             if op == "call" and ins.callee in REALLOCATORS:
@@ -727,7 +742,7 @@ class ReverseSynthesis(PrimalSources):
         elif op == "store":
             val, ptr = ins.operands
             if ptr.ref in self.act.shadowed and val.ref in self.act.shadowed:
-                b.emit(f"store ptr {self.shadow_ref(val.ref)}, ptr {self.shadow_ref(ptr.ref)}")
+                b.store(Value(PTR, self.shadow_ref(val.ref)), self.shadow_ref(ptr.ref))
         elif op == "call":
             self._forward_call(ins)
 
@@ -740,21 +755,18 @@ class ReverseSynthesis(PrimalSources):
         if callee.startswith("@llvm.memset"):
             dst = ins.operands[0]
             if dst.ref in self.act.shadowed:
-                rest = ", ".join(str(v) for v in ins.operands[1:])
-                self.b.emit(f"call void {callee}(ptr {self.shadow_ref(dst.ref)}, {rest})")
+                self.b.call(callee, [Value(PTR, self.shadow_ref(dst.ref)), *ins.operands[1:]],
+                            None)
             return
         if callee.startswith(("@llvm.memcpy", "@llvm.memmove")):
             dst, src = ins.operands[0], ins.operands[1]
-            rest = ", ".join(str(v) for v in ins.operands[2:])
             if dst.ref in self.act.shadowed and src.ref in self.act.shadowed:
-                self.b.emit(f"call void {callee}(ptr {self.shadow_ref(dst.ref)}, "
-                            f"ptr {self.shadow_ref(src.ref)}, {rest})")
+                self.b.call(callee, [Value(PTR, self.shadow_ref(dst.ref)),
+                                     Value(PTR, self.shadow_ref(src.ref)), *ins.operands[2:]], None)
             elif dst.ref in self.act.shadowed:
-                self.b.declarations.setdefault(
-                    "@llvm.memset.p0.i64", "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)")
-                size = ins.operands[2]
-                self.b.emit(f"call void @llvm.memset.p0.i64(ptr {self.shadow_ref(dst.ref)}, i8 0, "
-                            f"{size}, i1 false)")
+                self.b.libcall("@llvm.memset.p0.i64", [Value(PTR, self.shadow_ref(dst.ref)),
+                                                       Value(I8, "0"), ins.operands[2],
+                                                       Value(I1, "false")])
             elif src.ref in self.act.shadowed:
                 raise self.fail(ins, "active memory is copied into memory that has no shadow")
             return
@@ -770,16 +782,14 @@ class ReverseSynthesis(PrimalSources):
             raise self.fail(ins, f"{what} has no body in the LTO unit and no derivative rule")
 
     # -- reverse -------------------------------------------------------------------------------
-    def _reverse_block(self, block: Block, taped: list[Value], made: list[Value]) -> list[str]:
+    def _reverse_block(self, block: Block, taped: list[Value], made: list[Value]) -> list[Block]:
         b = self.b
-        b.lines = []
         label = block.label
+        rev = b.block(f"{self.p}.rev.{label}")
         self.env: dict[str, Value] = {}
         for v in reversed(taped):
-            name = b.fresh("tape")
             self.tape_types.add(v.type)
-            b.emit(f"{name} = call {v.type} {tape.pop_fn(v.type)}()")
-            self.env[v.ref] = Value(v.type, name)
+            self.env[v.ref] = b.call_value(tape.pop_fn(v.type), [], v.type, hint="tape")
         for v in made:
             self._materialize(v, label)
         term = block.terminator
@@ -794,56 +804,52 @@ class ReverseSynthesis(PrimalSources):
             if self.active(ins.name):
                 phi_adj.append((ins, self.take_adjoint(ins.name, self.adj_type(ins.value))))  # type: ignore[arg-type]
         preds = self.cfg.preds.get(label, [])
-        lines = [f'"{self.p}.rev.{label}":']
-        b.lines.append(LOOP_SLOT_MARK + label)
+        self.loop_slot_points[label] = b.mark()
         for header in reversed(self.exit_counts.get(label, [])):
             if (label, header) in self.computed_counts:
-                count = self._trip_count(self.trips[header], label).ref
+                count = self._trip_count(self.trips[header], label)
             else:
-                count = b.fresh("count")
                 self.tape_types.add(I64)
-                b.emit(f"{count} = call i64 {tape.pop_fn(I64)}()")
-            b.emit(f"store i64 {count}, ptr {self._count_names(header)[2]}")
+                count = b.call_value(tape.pop_fn(I64), [], I64, hint="count")
+            b.store(count, self._count_names(header)[2])
+        edge = f"{self.p}.edge.{label}"
         if label in self.counted:
             slot = self._count_names(label)[2]
-            left, rest = b.fresh("left"), b.fresh("rest")
-            b.emit(f"{left} = load i64, ptr {slot}")
-            b.emit(f"{rest} = sub i64 {left}, 1")
-            b.emit(f"store i64 {rest}, ptr {slot}")
-            first = b.fresh("first")
-            b.emit(f"{first} = icmp eq i64 {rest}, 0")
+            left = b.load(I64, slot, name=b.fresh("left"))
+            rest = b.binop("sub", left, Value(I64, "1"), name=b.fresh("rest"))
+            b.store(rest, slot)
+            first = b.icmp("eq", rest, Value(I64, "0"), hint="first")
             pre, latch = self.counted[label]
             kp, kl = preds.index(pre), preds.index(latch)
-            b.emit(f'br i1 {first}, label %"{self.p}.edge.{label}.{kp}", label %"{self.p}.edge.{label}.{kl}"')
-            return self._edge_blocks(lines + b.lines, label, preds, phi_adj)
+            b.cond_br(first, f"{edge}.{kp}", f"{edge}.{kl}")
+            return [rev, *self._edge_blocks(label, preds, phi_adj)]
         if not preds:
-            b.emit(f"br label %\"{self.p}.exit\"")
-            return lines + b.lines
+            b.br(f"{self.p}.exit")
+            return [rev]
         if len(preds) == 1:
             self._phi_transfer(phi_adj, preds[0])
-            b.emit(f'br label %"{self.p}.rev.{preds[0]}"')
-            return lines + b.lines
+            b.br(f"{self.p}.rev.{preds[0]}")
+            return [rev]
         if label in self.branch_joins:            # the branch that chose is recomputed
             cond, k_true, k_false = self.branch_joins[label]
             c = self._materialize(cond, label)
-            from_id = b.select(c, Value(I32, str(k_true)), Value(I32, str(k_false))).ref
+            from_id = b.select(c, Value(I32, str(k_true)), Value(I32, str(k_false)))
         else:
-            from_id = b.fresh("from")
             self.tape_types.add(I32)
-            b.emit(f"{from_id} = call i32 {tape.pop_fn(I32)}()")
-        cases = " ".join(f'i32 {k}, label %"{self.p}.edge.{label}.{k}"' for k in range(1, len(preds)))
-        b.emit(f'switch i32 {from_id}, label %"{self.p}.edge.{label}.0" [ {cases} ]')
-        return self._edge_blocks(lines + b.lines, label, preds, phi_adj)
+            from_id = b.call_value(tape.pop_fn(I32), [], I32, hint="from")
+        b.switch(from_id, f"{edge}.0",
+                 [(Value(I32, str(k)), f"{edge}.{k}") for k in range(1, len(preds))])
+        return [rev, *self._edge_blocks(label, preds, phi_adj)]
 
-    def _edge_blocks(self, out: list[str], label: str, preds: list[str],
-                     phi_adj: list[tuple[Instr, Value]]) -> list[str]:
+    def _edge_blocks(self, label: str, preds: list[str],
+                     phi_adj: list[tuple[Instr, Value]]) -> list[Block]:
         """One block per predecessor edge: the phi adjoints move along it, then on to that
         predecessor's reverse block."""
+        out = []
         for k, p in enumerate(preds):
-            self.b.lines = []
+            out.append(self.b.block(f"{self.p}.edge.{label}.{k}"))
             self._phi_transfer(phi_adj, p)
-            self.b.emit(f'br label %"{self.p}.rev.{p}"')
-            out += [f'"{self.p}.edge.{label}.{k}":', *self.b.lines]
+            self.b.br(f"{self.p}.rev.{p}")
         return out
 
     def _phi_transfer(self, phi_adj: list[tuple[Instr, Value]], pred: str) -> None:
@@ -870,17 +876,16 @@ class ReverseSynthesis(PrimalSources):
             return
         if op in ("call", "invoke") and ins.callee in ALLOCATORS and (
                 ins.name in self.act.shadowed or ins.name in self.deferred_frees):
-            self.b.declarations.setdefault("@free", "declare void @free(ptr)")
+            self.b.declare_library("@free")
             if ins.name in self.act.shadowed:
-                self.b.emit(f"call void @free(ptr {self._sh_value(Value(ins.type, ins.name)).ref})")  # type: ignore[arg-type]
+                self.b.libcall("@free", [self._sh_value(ins.value)])  # type: ignore[arg-type]
             if ins.name in self.deferred_frees:
-                self.b.emit(f"call void @free(ptr {self.val(ins.value).ref})")  # type: ignore[arg-type]
+                self.b.libcall("@free", [self.val(ins.value)])  # type: ignore[arg-type]
             return
         if op == "alloca" and ins.name in self.heap_allocas:
-            self.b.declarations.setdefault("@free", "declare void @free(ptr)")
-            self.b.emit(f"call void @free(ptr {self.val(ins.value).ref})")  # type: ignore[arg-type]
+            self.b.libcall("@free", [self.val(ins.value)])  # type: ignore[arg-type]
             if ins.name in self.act.shadowed:
-                self.b.emit(f"call void @free(ptr {self._sh_value(ins.value).ref})")  # type: ignore[arg-type]
+                self.b.libcall("@free", [self._sh_value(ins.value)])  # type: ignore[arg-type]
             return
         if op == "call" and ins.callee.startswith(("@llvm.memcpy", "@llvm.memmove")):
             self._reverse_memcpy(ins)
@@ -893,7 +898,8 @@ class ReverseSynthesis(PrimalSources):
             if dst.ref in self.act.shadowed:
                 sh = self.env.get(self.shadow_ref(dst.ref), Value(dst.type, self.shadow_ref(dst.ref)))
                 size = self.val(ins.operands[2])
-                self.b.emit(f"call void {ins.callee}(ptr {sh.ref}, i8 0, {size}, i1 false)")
+                self.b.call(ins.callee, [Value(PTR, sh.ref), Value(I8, "0"), size,
+                                         Value(I1, "false")], None)
             return
         if not self.active(ins.name) or ins.type is None:
             return
@@ -906,10 +912,9 @@ class ReverseSynthesis(PrimalSources):
             ptr = ins.operands[0]
             sh = self.env.get(self.shadow_ref(ptr.ref), Value(ptr.type, self.shadow_ref(ptr.ref)))
             align = _align(ins.text)
-            old = self.b.fresh("m")
-            self.b.emit(f"{old} = load {t}, ptr {sh.ref}{align}")
-            new = self.b.binop("fadd", Value(t, old), g, ACCUMULATE)
-            self.b.emit(f"store {t} {new.ref}, ptr {sh.ref}{align}")
+            old = self.b.load(t, sh.ref, align, hint="m")
+            new = self.b.binop("fadd", old, g, ACCUMULATE)
+            self.b.store(new, sh.ref, align)
         elif op == "bitcast":
             self.add_adjoint(ins.operands[0], g)
         elif op in ("fpext", "fptrunc"):
@@ -919,21 +924,13 @@ class ReverseSynthesis(PrimalSources):
             self.add_adjoint(ins.operands[0], g)
         elif op == "extractvalue":
             agg = ins.operands[0]
-            idx = ", ".join(map(str, ins.indices))
-            name = self.b.fresh("iv")
-            self.b.emit(f"{name} = insertvalue {agg.type} zeroinitializer, {g}, {idx}")
-            self.add_adjoint(agg, Value(agg.type, name))
+            self.add_adjoint(agg, self.b.insertvalue(self.b.zero(agg.type), g, ins.indices))
         elif op == "insertvalue":
             agg, elt = ins.operands
-            idx = ", ".join(map(str, ins.indices))
             if self.active(elt):
-                name = self.b.fresh("ev")
-                self.b.emit(f"{name} = extractvalue {g}, {idx}")
-                self.add_adjoint(elt, Value(elt.type, name))
+                self.add_adjoint(elt, self.b.extractvalue(g, ins.indices, elt.type))
             if self.active(agg):
-                name = self.b.fresh("iv")
-                self.b.emit(f"{name} = insertvalue {g}, {elt.type} zeroinitializer, {idx}")
-                self.add_adjoint(agg, Value(agg.type, name))
+                self.add_adjoint(agg, self.b.insertvalue(g, self.b.zero(elt.type), ins.indices))
         elif op == "select":
             c, x, y = ins.operands
             z = self.b.zero(t)
@@ -951,42 +948,32 @@ class ReverseSynthesis(PrimalSources):
             if self.active(vec):
                 self.add_adjoint(vec, self._insert(g, self.b.zero(elt.type), i))
             if self.active(elt):
-                name = self.b.fresh("ext")
-                self.b.emit(f"{name} = extractelement {g.type} {g.ref}, {i}")
-                self.add_adjoint(elt, Value(elt.type, name))
+                self.add_adjoint(elt, Value(elt.type, self.b.extractelement(g, i).ref))
         elif op == "shufflevector":
             self._reverse_shuffle(ins, g)
         elif op == "call" and ins.callee.startswith(_REDUCE_MINMAX):
             vec = ins.operands[0]
             if self.active(vec):                    # the adjoint goes to the selected lanes
-                n = vec.type.count
-                r = self.b.fresh("r")
-                self.b.emit(f"{r} = insertelement {vec.type} poison, {self.val(ins.value)}, i64 0")  # type: ignore[arg-type]
-                rs, gs = self.b.fresh("rsplat"), self.b.fresh("gsplat")
-                self.b.emit(f"{rs} = shufflevector {vec.type} {r}, {vec.type} poison, <{n} x i32> zeroinitializer")
-                gi = self._insert(Value(vec.type, "poison"), g, Value(I64, "0"))
-                self.b.emit(f"{gs} = shufflevector {vec.type} {gi.ref}, {vec.type} poison, <{n} x i32> zeroinitializer")
-                hit = self.b.fcmp("oeq", self.val(vec), Value(vec.type, rs))
-                self.add_adjoint(vec, self.b.select(hit, Value(vec.type, gs), self.b.zero(vec.type)))
+                poison = Value(vec.type, "poison")
+                r = self.b.insertelement(poison, self.val(ins.value), Value(I64, "0"), hint="r")  # type: ignore[arg-type]
+                rs_name, gs_name = self.b.fresh("rsplat"), self.b.fresh("gsplat")
+                rs = self.b.splat(r, name=rs_name)
+                gi = self._insert(poison, g, Value(I64, "0"))
+                gs = self.b.splat(gi, name=gs_name)
+                hit = self.b.fcmp("oeq", self.val(vec), rs)
+                self.add_adjoint(vec, self.b.select(hit, gs, self.b.zero(vec.type)))
         elif op == "call" and ins.callee.startswith("@llvm.vector.reduce.fadd"):
             start, vec = ins.operands
             self.add_adjoint(start, g)
             if self.active(vec):
                 one = self._insert(Value(vec.type, "poison"), g, Value(I64, "0"))
-                name = self.b.fresh("splat")
-                self.b.emit(f"{name} = shufflevector {vec.type} {one.ref}, {vec.type} poison, "
-                            f"<{vec.type.count} x i32> zeroinitializer")
-                self.add_adjoint(vec, Value(vec.type, name))
+                self.add_adjoint(vec, self.b.splat(one))
         else:
             self._reverse_rule(ins, g)
 
     def _reverse_complex(self, ins: Instr, g: Value) -> None:
         elem = ins.operands[0].type
-        parts = []
-        for i in (0, 1):
-            name = self.b.fresh("cg")
-            self.b.emit(f"{name} = extractvalue {g}, {i}")
-            parts.append(Value(elem, name))
+        parts = [self.b.extractvalue(g, [i], elem, hint="cg") for i in (0, 1)]
         vals = [self.val(v) for v in ins.operands]
         result = self.val(ins.value) if complexops.reads_result(ins) else None  # type: ignore[arg-type]
         for w, adj in complexops.adjoints(self.b, ins, vals, result, *parts).items():
@@ -997,27 +984,25 @@ class ReverseSynthesis(PrimalSources):
         types = self._arg_types(ins)
         if self.active(ins.name):
             g = self.take_adjoint(ins.name, ins.type)  # type: ignore[arg-type]
-            args.append(str(g))
-            types.append(str(ins.type))
+            args.append(g)
+            types.append(ins.type)  # type: ignore[arg-type]
         elif callee.custom_signature is not None and callee.custom_signature.active_return:
-            args.append(str(self.b.zero(ins.type)))  # type: ignore[arg-type]  # the user's reverse wants one
+            args.append(self.b.zero(ins.type))  # type: ignore[arg-type]  # the user's reverse wants one
         rev = callee.rev
         if callee.dispatch:
             fnptr = self.env.get(ins.callee, Value(PTR, ins.callee)).ref
-            rev = self._dispatch(ins, callee, True, fnptr, types, str(callee.ret or "void"))
+            rev = self._dispatch(ins, callee, True, fnptr, types, callee.ret)
         if callee.ret is None:
-            self.b.emit(f"call void {rev}({', '.join(args)})")
+            self.b.call(rev, args, None)
             return
-        res = self.b.fresh("radj")
-        self.b.emit(f"{res} = call {callee.ret} {rev}({', '.join(args)})")
+        res = self.b.call_value(rev, args, callee.ret, hint="radj")
         for k, pos in enumerate(callee.out_positions):
             operand = ins.operands[pos]
             if len(callee.out_positions) == 1:
-                self.add_adjoint(operand, Value(operand.type, res))
+                self.add_adjoint(operand, Value(operand.type, res.ref))
             else:
-                el = self.b.fresh("radj")
-                self.b.emit(f"{el} = extractvalue {callee.ret} {res}, {k}")
-                self.add_adjoint(operand, Value(operand.type, el))
+                self.add_adjoint(operand, self.b.extractvalue(res, [k], operand.type,
+                                                              hint="radj"))
 
     def _reverse_memcpy(self, ins: Instr) -> None:
         """d src += d dst; d dst = 0 over the floating-point bytes of the copy."""
@@ -1026,13 +1011,12 @@ class ReverseSynthesis(PrimalSources):
             return
         if src.ref not in self.act.shadowed:
             # inactive bytes overwrote the destination: the adjoints of what was there die
-            self.b.declarations.setdefault("@llvm.memset.p0.i64",
-                                           "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)")
+            self.b.declare_library("@llvm.memset.p0.i64")
             n = self.val(size)
             if n.type.bits != 64:
                 n = self.b.cast("zext", n, I64)
-            self.b.emit(f"call void @llvm.memset.p0.i64(ptr {self._sh_value(dst).ref}, i8 0, "
-                        f"{n}, i1 false)")
+            self.b.libcall("@llvm.memset.p0.i64", [Value(PTR, self._sh_value(dst).ref),
+                                                   Value(I8, "0"), n, Value(I1, "false")])
             return
         kind = self.types.region_kind(dst.ref) or self.types.region_kind(src.ref)
         fields = self._tbaa_struct(ins)
@@ -1055,8 +1039,8 @@ class ReverseSynthesis(PrimalSources):
         elem = kind[6:-1]
         helper = f'@"gl.{"memmove" if "memmove" in ins.callee else "memcpy"}.adjoint.{elem}"'
         self.helpers[helper] = _copy_adjoint_helper(helper, elem, "memmove" in ins.callee)
-        self.b.emit(f"call void {helper}(ptr {self._sh_value(dst).ref}, ptr {self._sh_value(src).ref}, "
-                    f"{self.val(size)})")
+        self.b.call(helper, [Value(PTR, self._sh_value(dst).ref),
+                             Value(PTR, self._sh_value(src).ref), self.val(size)], None)
 
     def _realloc_names(self, ins: Instr) -> tuple[str, str]:
         base = self.shadow_ref(ins.name)[:-1]  # type: ignore[arg-type]
@@ -1073,12 +1057,11 @@ class ReverseSynthesis(PrimalSources):
             elem = kind[6:-1]
             helper = f'@"gl.memcpy.adjoint.{elem}"'
             self.helpers[helper] = _copy_adjoint_helper(helper, elem, False)
-            self.b.emit(f"call void {helper}(ptr {self._sh_value(new).ref}, "
-                        f"ptr {self._sh_value(old).ref}, {kept})")
+            self.b.call(helper, [Value(PTR, self._sh_value(new).ref),
+                                 Value(PTR, self._sh_value(old).ref), kept], None)
         elif kind is None and (self.types.memory.get(ins.name) or self.types.memory.get(old.ref)):  # type: ignore[arg-type]
             raise self.fail(ins, "type analysis cannot tell what the reallocated memory holds")
-        self.b.declarations.setdefault("@free", "declare void @free(ptr)")
-        self.b.emit(f"call void @free(ptr {self._sh_value(new).ref})")
+        self.b.libcall("@free", [Value(PTR, self._sh_value(new).ref)])
 
     def _tbaa_struct(self, ins: Instr) -> list[tuple[int, str]] | None:
         """Field layout of a struct copy from its !tbaa.struct metadata: (offset, kind)."""
@@ -1101,16 +1084,17 @@ class ReverseSynthesis(PrimalSources):
         return fields
 
     def _adjoint_move(self, dst: Value, src: Value, off: int, elem: str) -> None:
-        pd, ps = self.b.fresh("pd"), self.b.fresh("ps")
-        self.b.emit(f"{pd} = getelementptr i8, ptr {dst.ref}, i64 {off}")
-        self.b.emit(f"{ps} = getelementptr i8, ptr {src.ref}, i64 {off}")
-        d, o = self.b.fresh("d"), self.b.fresh("o")
-        self.b.emit(f"{d} = load {elem}, ptr {pd}, align 1")
-        self.b.emit(f"store {elem} 0.0, ptr {pd}, align 1")
-        self.b.emit(f"{o} = load {elem}, ptr {ps}, align 1")
-        s = self.b.fresh("s")
-        self.b.emit(f"{s} = fadd {elem} {o}, {d}")
-        self.b.emit(f"store {elem} {s}, ptr {ps}, align 1")
+        b, t = self.b, float_type(elem)
+        pd, ps = b.fresh("pd"), b.fresh("ps")
+        offset = [Value(I64, str(off))]
+        b.gep(I8, dst.ref, offset, name=pd)
+        b.gep(I8, src.ref, offset, name=ps)
+        d, o = b.fresh("d"), b.fresh("o")
+        b.load(t, pd, 1, name=d)
+        b.store(b.zero(t), pd, 1)
+        b.load(t, ps, 1, name=o)
+        s = b.binop("fadd", Value(t, o), Value(t, d), name=b.fresh("s"))
+        b.store(s, ps, 1)
 
     def _reverse_store(self, ins: Instr) -> None:
         """The stored-over location's adjoint goes to the stored value, and is then cleared."""
@@ -1122,15 +1106,12 @@ class ReverseSynthesis(PrimalSources):
             raise self.fail(ins, f"store of an aggregate {val.type} to active memory is not supported yet")
         sh = self.env.get(self.shadow_ref(ptr.ref), Value(ptr.type, self.shadow_ref(ptr.ref)))
         align = _align(ins.text)
-        m = self.b.fresh("m")
-        self.b.emit(f"{m} = load {t}, ptr {sh.ref}{align}")
-        self.b.emit(f"store {t} {self.b.zero(t).ref}, ptr {sh.ref}{align}")
-        self.add_adjoint(val, Value(t, m))
+        m = self.b.load(t, sh.ref, align, hint="m")
+        self.b.store(self.b.zero(t), sh.ref, align)
+        self.add_adjoint(val, m)
 
     def _insert(self, vec: Value, elt: Value, idx: Value) -> Value:
-        name = self.b.fresh("ins")
-        self.b.emit(f"{name} = insertelement {vec.type} {vec.ref}, {elt}, {idx}")
-        return Value(vec.type, name)
+        return self.b.insertelement(vec, elt, idx)
 
     def _reverse_shuffle(self, ins: Instr, g: Value) -> None:
         a, bvec, mask = ins.operands
@@ -1141,11 +1122,10 @@ class ReverseSynthesis(PrimalSources):
             if src is None:
                 continue
             which, lane = (0, src) if src < n else (1, src - n)
-            e = self.b.fresh("lane")
-            self.b.emit(f"{e} = extractelement {g.type} {g.ref}, i64 {out_lane}")
-            cur = self.b.fresh("cur")
-            self.b.emit(f"{cur} = extractelement {a.type} {acc[which].ref}, i64 {lane}")
-            s = self.b.binop("fadd", Value(a.type.elem, cur), Value(a.type.elem, e))  # type: ignore[arg-type]
+            e = self.b.extractelement(g, Value(I64, str(out_lane)), hint="lane")
+            cur = self.b.extractelement(Value(a.type, acc[which].ref), Value(I64, str(lane)),
+                                        hint="cur")
+            s = self.b.binop("fadd", cur, e)
             acc[which] = self._insert(acc[which], s, Value(I64, str(lane)))
         self.add_adjoint(a, acc[0])
         self.add_adjoint(bvec, acc[1])
@@ -1180,70 +1160,67 @@ class ReverseSynthesis(PrimalSources):
                 contrib = self.b.select(self.b.fcmp("oeq", g, zero), zero, contrib)
             self.add_adjoint(operand, contrib)
 
-    def _exit(self, outs: list) -> tuple[list[str], Type | None]:  # type: ignore[type-arg]
-        lines = [f'"{self.p}.exit":']
+    def _exit(self, outs: list[Param]) -> tuple[Block, Type | None]:
+        b = self.b
+        blk = b.block(f"{self.p}.exit")
         vals = []
         for p in outs:
             if self.active(p.name):
-                v = self.b.fresh("out")
-                lines.append(f"  {v} = load {p.type}, ptr {self.slot(p.name)}")
+                v = b.load(p.type, self.slot(p.name), hint="out")
                 if p.type.kind in ("float", "vector"):     # an empty sum (-0.0) is returned as 0
-                    w = self.b.fresh("out")
-                    lines.append(f"  {w} = fadd {p.type} {v}, {self.b.zero(p.type).ref}")
-                    v = w
-                vals.append(Value(p.type, v))
+                    v = b.binop("fadd", v, b.zero(p.type), hint="out")
+                vals.append(v)
             else:
-                vals.append(self.b.zero(p.type))
+                vals.append(b.zero(p.type))
         if not outs:
-            lines.append("  ret void")
-            return lines, None
+            b.ret()
+            return blk, None
         if len(outs) == 1:
-            lines.append(f"  ret {vals[0]}")
-            return lines, outs[0].type
+            b.ret(vals[0])
+            return blk, outs[0].type
         st = Type("struct", fields=tuple(p.type for p in outs))
-        agg = "poison"
+        agg = Value(st, "poison")
         for i, v in enumerate(vals):
-            name = self.b.fresh("agg")
-            lines.append(f"  {name} = insertvalue {st} {agg}, {v}, {i}")
-            agg = name
-        lines.append(f"  ret {st} {agg}")
-        return lines, st
+            agg = b.insertvalue(agg, v, [i], hint="agg")
+        b.ret(agg)
+        return blk, st
 
 
 def _copy_adjoint_helper(name: str, elem: str, overlap: bool) -> str:
-    """d src[i] += d dst[i]; d dst[i] = 0 for each element of a copy of n bytes."""
+    """d src[i] += d dst[i]; d dst[i] = 0 for each element of a copy of n bytes (memmove:
+    d dst is first moved to a buffer, as the regions may overlap)."""
+    t = float_type(elem)
     size = {"double": 8, "float": 4, "half": 2}[elem]
-    read = "%dst"
-    prologue = ""
-    epilogue = ""
-    if overlap:        # memmove: take all of d dst first, as the regions may overlap
-        prologue = ("  %buf = call ptr @malloc(i64 %n)\n"
-                    "  call void @llvm.memcpy.p0.p0.i64(ptr %buf, ptr %dst, i64 %n, i1 false)\n"
-                    "  call void @llvm.memset.p0.i64(ptr %dst, i8 0, i64 %n, i1 false)\n")
-        epilogue = "  call void @free(ptr %buf)\n"
-        read = "%buf"
-    return f"""
-define internal void {name}(ptr %dst, ptr %src, i64 %n) {{
-entry:
-{prologue}  %count = udiv i64 %n, {size}
-  %empty = icmp eq i64 %count, 0
-  br i1 %empty, label %done, label %loop
-loop:
-  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
-  %pd = getelementptr {elem}, ptr {read}, i64 %i
-  %ps = getelementptr {elem}, ptr %src, i64 %i
-  %d = load {elem}, ptr %pd, align 1
-  {"" if overlap else f"store {elem} 0.0, ptr %pd, align 1"}
-  %o = load {elem}, ptr %ps, align 1
-  %s = fadd {elem} %o, %d
-  store {elem} %s, ptr %ps, align 1
-  %next = add i64 %i, 1
-  %more = icmp ult i64 %next, %count
-  br i1 %more, label %loop, label %done
-done:
-{epilogue}  ret void
-}}
-"""
+    b = Builder(prefix="h")
+    dst, src, n = Value(PTR, "%dst"), Value(PTR, "%src"), Value(I64, "%n")
+    no = Value(I1, "false")
+    entry = b.block("entry")
+    read = dst
+    if overlap:
+        read = b.call_value("@malloc", [n], PTR, name="%buf")
+        b.call("@llvm.memcpy.p0.p0.i64", [read, dst, n, no], None)
+        b.call("@llvm.memset.p0.i64", [dst, Value(I8, "0"), n, no], None)
+    count = b.binop("udiv", n, Value(I64, str(size)), name="%count")
+    empty = b.icmp("eq", count, Value(I64, "0"), name="%empty")
+    b.cond_br(empty, "done", "loop")
+    loop = b.block("loop")
+    i = b.phi(I64, [(Value(I64, "0"), "entry"), (Value(I64, "%next"), "loop")], name="%i")
+    pd = b.gep(t, read, [i], name="%pd")
+    ps = b.gep(t, src, [i], name="%ps")
+    d = b.load(t, pd, 1, name="%d")
+    if not overlap:
+        b.store(b.zero(t), pd, 1)
+    o = b.load(t, ps, 1, name="%o")
+    b.store(b.binop("fadd", o, d, name="%s"), ps, 1)
+    nxt = b.binop("add", i, Value(I64, "1"), name="%next")
+    more = b.icmp("ult", nxt, count, name="%more")
+    b.cond_br(more, "loop", "done")
+    done = b.block("done")
+    if overlap:
+        b.call("@free", [read], None)
+    b.ret()
+    params = [Param(PTR, "%dst"), Param(PTR, "%src"), Param(I64, "%n")]
+    return "\n" + print_blocks(define_line(name, VOID, params), [entry, loop, done]) + "\n"
 
 
 def _float_leaves(t: Type, structs: dict[str, Type], path: tuple[int, ...] = ()
@@ -1262,46 +1239,41 @@ def _float_leaves(t: Type, structs: dict[str, Type], path: tuple[int, ...] = ()
 
 def _bits_float(t: Type) -> Type:
     """The float type whose bits an integer of type t carries."""
-    from gradlink.ir.types import float_type
     return float_type({64: "double", 32: "float", 16: "half"}.get(t.bits, "double"))
 
 
-FALLBACK_DECLARATIONS = {"@write": "declare i64 @write(i32, ptr, i64)",
-                         "@abort": "declare void @abort()"}
-
-
-def stop_with_message(name: str, message: str) -> tuple[str, list[str]]:
-    """The global holding message, and the lines that write it to stderr and abort."""
-    text = message.replace("\n", "\\0A")
-    glob = f'{name} = internal constant [{len(message)} x i8] c"{text}"\n'
-    return glob, [f"  call i64 @write(i32 2, ptr {name}, i64 {len(message)})",
-                  "  call void @abort()", "  unreachable"]
+def stop_with_message(b: Builder, name: str, message: str) -> None:
+    """Write message (the global name holds it) to stderr and abort: the end of a block."""
+    b.libcall("@write", [Value(I32, "2"), Value(PTR, name), Value(I64, str(len(message)))],
+              discard=True)
+    b.libcall("@abort", [])
+    b.unreachable()
 
 
 def dispatch(b: Builder, helpers: dict[str, str], fnptr: str, choices: list[tuple[str, str]],
-             fallback: str, types: list[str], ret: str) -> str:
+             fallback: str, types: list[Type], ret: Type | None) -> str:
     """Of choices (target, function), the function whose target fnptr is, chosen by a chain of
     selects; a pointer matching none reaches fallback, a function of the given signature that
     stops the program with a message. Both modes' indirect calls use it."""
     helpers.update(indirect_fallback(fallback, types, ret))
-    b.declarations.update(FALLBACK_DECLARATIONS)
-    chosen = fallback
+    b.declare_library("@write", "@abort")
+    chosen = Value(PTR, fallback)
     for target, fn in reversed(choices):
-        hit = b.fresh("is")
-        b.emit(f"{hit} = icmp eq ptr {fnptr}, {target}")
-        sel = b.fresh("fn")
-        b.emit(f"{sel} = select i1 {hit}, ptr {fn}, ptr {chosen}")
-        chosen = sel
-    return chosen
+        hit = b.icmp("eq", Value(PTR, fnptr), Value(PTR, target), hint="is")
+        chosen = b.select(hit, Value(PTR, fn), chosen, hint="fn")
+    return chosen.ref
 
 
-def indirect_fallback(name: str, types: list[str], ret: str) -> dict[str, str]:
+def indirect_fallback(name: str, types: list[Type], ret: Type | None) -> dict[str, str]:
     """A function of the given signature that stops the program: where an indirect call's
     dispatch goes for a pointer to a function it has no derivative of."""
-    glob, stop = stop_with_message('@"gl.indirect.message"', _INDIRECT_MESSAGE)
-    params = ", ".join(f"{t} %p{k}" for k, t in enumerate(types))
-    body = "\n".join([f"define internal {ret} {name}({params}) noreturn {{", "entry:", *stop, "}"])
-    return {name: body + "\n", '@"gl.indirect.message"': glob}
+    message = '@"gl.indirect.message"'
+    b = Builder()
+    entry = b.block("entry")
+    stop_with_message(b, message, _INDIRECT_MESSAGE)
+    params = [Param(t, f"%p{k}") for k, t in enumerate(types)]
+    body = print_blocks(define_line(name, ret, params, "noreturn"), [entry])
+    return {name: body + "\n", message: string_constant(message, _INDIRECT_MESSAGE)}
 
 
 def _empty_sum(t: Type, b: Builder) -> str:
@@ -1315,9 +1287,9 @@ def _empty_sum(t: Type, b: Builder) -> str:
 
 
 
-def _align(text: str) -> str:
+def _align(text: str) -> int:
     m = _ALIGN.search(text)
-    return f", align {m.group(1)}" if m else ""
+    return int(m.group(1)) if m else 0
 
 
 def _is_one(v: Value, b: Builder) -> bool:

@@ -9,23 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gradlink.ad.builder import Builder
 from gradlink.analysis.activity import ALLOCATORS
+from gradlink.ir.builder import Builder, size_of_const
 from gradlink.ir.model import Instr, Value
-from gradlink.ir.types import I64
-
-DECLARATIONS = {
-    "@calloc": "declare ptr @calloc(i64, i64)",
-    "@llvm.memset.p0.i64": "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)",
-    "@malloc_usable_size": "declare i64 @malloc_usable_size(ptr)",
-    "@llvm.umin.i64": "declare i64 @llvm.umin.i64(i64, i64)",
-    "@llvm.memcpy.p0.p0.i64": "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)",
-}
-
-
-def _declare(b: Builder, *names: str) -> None:
-    for n in names:
-        b.declarations.setdefault(n, DECLARATIONS[n])
+from gradlink.ir.types import I1, I8, I64, PTR
 
 
 def emit_shadow(b: Builder, ins: Instr, sh: str, shadow_of: Callable[[Value], str]) -> bool:
@@ -33,42 +20,44 @@ def emit_shadow(b: Builder, ins: Instr, sh: str, shadow_of: Callable[[Value], st
     shadows. Returns False for instructions that need mode-specific handling (phi, realloc)
     or cannot have a shadow."""
     op = ins.opcode
+
+    def shadow(v: Value) -> Value:
+        return Value(PTR, shadow_of(v))
+
     if op == "getelementptr":
-        flags = " ".join(f for f in ins.flags if f in ("inbounds", "nuw", "nusw"))
-        idx = "".join(f", {v}" for v in ins.operands[1:])
-        b.emit(f"{sh} = getelementptr {flags} {ins.alloc_type}, ptr {shadow_of(ins.operands[0])}{idx}")
+        flags = tuple(f for f in ins.flags if f in ("inbounds", "nuw", "nusw"))
+        b.insert(Instr("getelementptr", sh, PTR, [shadow(ins.operands[0]), *ins.operands[1:]],
+                       flags=flags, alloc_type=ins.alloc_type))
     elif op in ("bitcast", "addrspacecast", "freeze"):
-        b.emit(f"{sh} = {op} ptr {shadow_of(ins.operands[0])}"
-               + (f" to {ins.type}" if op != "freeze" else ""))
+        b.insert(Instr(op, sh, ins.type if op != "freeze" else PTR, [shadow(ins.operands[0])]))
     elif op == "select":
         c, x, y = ins.operands
-        b.emit(f"{sh} = select {c}, ptr {shadow_of(x)}, ptr {shadow_of(y)}")
+        b.select(c, shadow(x), shadow(y), name=sh)
     elif op == "load":
-        b.emit(f"{sh} = load ptr, ptr {shadow_of(ins.operands[0])}")
+        b.load(PTR, shadow(ins.operands[0]), name=sh)
     elif op == "alloca":
-        count = f", {ins.operands[0]}" if ins.operands else ""
-        b.emit(f"{sh} = alloca {ins.alloc_type}{count}")
+        b.insert(Instr("alloca", sh, PTR, list(ins.operands[:1]), alloc_type=ins.alloc_type))
         size = alloca_size(b, ins)
-        _declare(b, "@llvm.memset.p0.i64")
-        b.emit(f"call void @llvm.memset.p0.i64(ptr {sh}, i8 0, i64 {size}, i1 false)")
+        b.libcall("@llvm.memset.p0.i64", [Value(PTR, sh), Value(I8, "0"), size,
+                                          Value(I1, "false")])
     elif op in ("call", "invoke") and ins.callee in ALLOCATORS:
-        _declare(b, "@calloc")
         if ins.callee == "@calloc":
-            b.emit(f"{sh} = call ptr @calloc({ins.operands[0]}, {ins.operands[1]})")
+            b.libcall("@calloc", ins.operands[:2], result=sh)
         else:
-            b.emit(f"{sh} = call ptr @calloc(i64 1, {ins.operands[0]})")
+            b.libcall("@calloc", [Value(I64, "1"), ins.operands[0]], result=sh)
     else:
         return False
     return True
 
 
-def alloca_size(b: Builder, ins: Instr) -> str:
+def alloca_size(b: Builder, ins: Instr) -> Value:
     """The byte size of what an alloca allocates (element size times the count operand)."""
-    size = f"ptrtoint (ptr getelementptr ({ins.alloc_type}, ptr null, i32 1) to i64)"
+    assert ins.alloc_type is not None
+    size = size_of_const(ins.alloc_type)
     if ins.operands:                               # alloca T, N: N elements
         n = ins.operands[0]
         n64 = b.cast("sext", n, I64) if n.type != I64 else n
-        size = b.binop("mul", Value(I64, size), n64).ref
+        size = b.binop("mul", size, n64)
     return size
 
 
@@ -76,11 +65,9 @@ def emit_heap_alloca(b: Builder, ins: Instr, name: str, zeroed: bool) -> None:
     """``name``: what the alloca ins allocates, on the heap instead (zeroed for a shadow)."""
     size = alloca_size(b, ins)
     if zeroed:
-        _declare(b, "@calloc")
-        b.emit(f"{name} = call ptr @calloc(i64 1, i64 {size})")
+        b.libcall("@calloc", [Value(I64, "1"), size], result=name)
     else:
-        b.declarations.setdefault("@malloc", "declare ptr @malloc(i64)")
-        b.emit(f"{name} = call ptr @malloc(i64 {size})")
+        b.libcall("@malloc", [size], result=name)
 
 
 def emit_realloc_shadow(b: Builder, ins: Instr, sh: str, old_sh: str, used: str,
@@ -89,8 +76,12 @@ def emit_realloc_shadow(b: Builder, ins: Instr, sh: str, old_sh: str, used: str,
     of them), so the grown part holds zeros, not garbage. The old shadow is left alone: the
     caller frees it (forward mode) or keeps it for the reverse sweep."""
     size = ins.operands[1]
-    _declare(b, "@calloc", "@malloc_usable_size", "@llvm.umin.i64", "@llvm.memcpy.p0.p0.i64")
-    b.emit(f"{used} = call i64 @malloc_usable_size(ptr {old_sh})")
-    b.emit(f"{sh} = call ptr @calloc(i64 1, {size})")
-    b.emit(f"{kept} = call i64 @llvm.umin.i64(i64 {used}, {size})")
-    b.emit(f"call void @llvm.memcpy.p0.p0.i64(ptr {sh}, ptr {old_sh}, i64 {kept}, i1 false)")
+    old = Value(PTR, old_sh)
+    b.declare_library("@calloc", "@malloc_usable_size", "@llvm.umin.i64",
+                      "@llvm.memcpy.p0.p0.i64")
+    n = b.libcall("@malloc_usable_size", [old], result=used)
+    assert n is not None
+    b.libcall("@calloc", [Value(I64, "1"), size], result=sh)
+    k = b.libcall("@llvm.umin.i64", [n, size], result=kept)
+    assert k is not None
+    b.libcall("@llvm.memcpy.p0.p0.i64", [Value(PTR, sh), old, k, Value(I1, "false")])

@@ -13,15 +13,9 @@ from __future__ import annotations
 import re
 
 from collections.abc import Callable
-from dataclasses import replace
-
 from gradlink.ad import availability, tape
 from gradlink.ir.model import Instr, Value
-from gradlink.ir.printer import label_ref, print_instruction
-from gradlink.ir.types import I1, I32, I64, Type, size_of
-
-LOOP_SLOT_MARK = "\0loop slots of "        # placeholder in a reverse block, see _fill_loop_slot_pops
-
+from gradlink.ir.types import I32, I64, Type, size_of
 
 class PrimalSources:
     """Mixin of ReverseSynthesis (which holds the state these methods use)."""
@@ -36,7 +30,8 @@ class PrimalSources:
                 needs[ins.block].append(Value(ins.type, name))  # type: ignore[arg-type]
         if self.split:
             self.heap_allocas = self._escaping_allocas([v.ref for vs in needs.values() for v in vs])
-            for name in self.heap_allocas:           # the reverse frees them: it needs both
+            for name in [i.name for i in self.fn.instructions()   # in program order
+                         if i.name in self.heap_allocas]:  # the reverse frees them: it needs both
                 ins = self.defs[name]
                 extra = [Value(ins.type, name)]  # type: ignore[arg-type]
                 if name in self.act.shadowed:
@@ -131,8 +126,7 @@ class PrimalSources:
             slots = self.loop_slots.setdefault(src.loop, {})  # type: ignore[arg-type]
             if v.ref not in slots:
                 slots[v.ref] = Value(v.type, f'%"{self.p}.lslot.{sum(map(len, self.loop_slots.values()))}"')
-            out = Value(v.type, self.b.fresh("ls"))
-            self.b.emit(f"{out.ref} = load {v.type}, ptr {slots[v.ref].ref}")
+            out = self.b.load(v.type, slots[v.ref], hint="ls")
         else:
             raise AssertionError(f"{v.ref} should have come from the tape")
         self.env[v.ref] = out
@@ -144,17 +138,14 @@ class PrimalSources:
         slot = self.cached[v.ref]
         if self.split:                       # popped at the reverse function's entry
             return Value(v.type, record_name(slot.ref))
-        x = self.b.fresh("c")
-        self.b.emit(f"{x} = load {v.type}, ptr {slot.ref}")
-        return Value(v.type, x)
+        return self.b.load(v.type, slot, hint="c")
 
     def _iteration(self, header: str) -> Value:
         """The 0-based iteration of the counted loop at header the reverse sweep is in."""
         key = f"iteration {header}"
         if key not in self.env:
-            left = self.b.fresh("left")
-            self.b.emit(f"{left} = load i64, ptr {self._count_names(header)[2]}")
-            self.env[key] = self.b.binop("sub", Value(I64, left), Value(I64, "1"))
+            left = self.b.load(I64, self._count_names(header)[2], hint="left")
+            self.env[key] = self.b.binop("sub", left, Value(I64, "1"))
         return self.env[key]
 
     def _induction_value(self, v: Value, src: availability.Source, label: str) -> Value:
@@ -167,9 +158,7 @@ class PrimalSources:
         k = self._iteration(ind.header)
         if ind.elem is not None:                         # pointer: gep elem, start, k * step
             off = self.b.binop("mul", k, Value(I64, str(ind.step)))
-            name = self.b.fresh("iv")
-            self.b.emit(f"{name} = getelementptr {ind.elem}, ptr {first.ref}, i64 {off.ref}")
-            return Value(v.type, name)
+            return Value(v.type, self.b.gep(ind.elem, first, [off], hint="iv").ref)
         t = v.type
         if t.bits < 64:
             k = self.b.cast("trunc", k, t)
@@ -196,10 +185,10 @@ class PrimalSources:
         extra += 0 if strict else 1
         if extra:
             d = b.binop("add", d, Value(I64, str(extra)))
-        ok = b.fresh("trips")               # at least once: the loop was entered
-        b.emit(f"{ok} = icmp sgt i64 {d.ref}, 1" if signed else
-               f"{ok} = icmp {'ugt' if strict else 'uge'} i64 {hi.ref}, {lo.ref}")
-        return b.select(Value(I1, ok), d, Value(I64, "1"))
+        # at least once: the loop was entered
+        ok = b.icmp("sgt", d, Value(I64, "1"), hint="trips") if signed else \
+            b.icmp("ugt" if strict else "uge", hi, lo, hint="trips")
+        return b.select(ok, d, Value(I64, "1"))
 
     def _recompute(self, v: Value, src: availability.Source, label: str) -> Value:
         ins = src.ins
@@ -210,7 +199,7 @@ class PrimalSources:
             ops.append(self._materialize(Value(o.type, self.shadow_ref(o.ref)) if i in pointers
                                          else o, label))
         name = self.b.fresh("rc")
-        self.b.emit(print_instruction(replace(ins, name=name, operands=ops)))
+        self.b.copy(ins, name=name, operands=ops)
         return Value(v.type, name)
 
     def _exited_loops(self, label: str) -> list[str]:
@@ -229,27 +218,20 @@ class PrimalSources:
                 out.append(Value(slot.type, val))
         return out
 
-    def _loop_slot_pops(self, label: str) -> list[str]:
+    def _loop_slot_pops(self, label: str) -> None:
         """In the reverse of a loop exit: fill the slots the loop's reverse reads."""
-        lines = []
         for header in reversed(self._exited_loops(label)):
             for slot in reversed(self.loop_slots[header].values()):
-                x = self.b.fresh("lsp")
                 self.tape_types.add(slot.type)
-                lines.append(f"  {x} = call {slot.type} {tape.pop_fn(slot.type)}()")
-                lines.append(f"  store {slot.type} {x}, ptr {slot.ref}")
-        return lines
+                x = self.b.call_value(tape.pop_fn(slot.type), [], slot.type, hint="lsp")
+                self.b.store(x, slot)
 
-    def _fill_loop_slot_pops(self, blocks: list[list[str]]) -> list[str]:
-        """Replace the reverse blocks' placeholders: the loop slots are known once every
-        reverse block is synthesized."""
-        out = []
-        for line in sum(blocks, []):
-            if line.startswith(LOOP_SLOT_MARK):
-                out += self._loop_slot_pops(line[len(LOOP_SLOT_MARK):])
-            else:
-                out.append(line)
-        return out
+    def _fill_loop_slot_pops(self) -> None:
+        """At the places kept in the reverse blocks (``loop_slot_points``): the loop slots are
+        known once every reverse block is synthesized."""
+        for label, point in self.loop_slot_points.items():
+            with self.b.position_at(point):
+                self._loop_slot_pops(label)
 
     def _edge_phi(self, label: str, preds: list[str], value: Callable[[int, str], str], hint: str,
                   t: Type = I32) -> str:
@@ -258,8 +240,8 @@ class PrimalSources:
         entries = []
         for k, p in enumerate(preds):
             edges = self.cfg.fn.block(p).terminator.targets.count(label)
-            entries += [f"[ {value(k, p)}, %{label_ref(p)} ]"] * edges
-        self.b.emit(f"{name} = phi {t} {', '.join(entries)}")
+            entries += [(Value(t, value(k, p)), p)] * edges
+        self.b.phi(t, entries, name=name)
         return name
 
     def _store_slots(self, ins: Instr) -> None:
@@ -271,11 +253,11 @@ class PrimalSources:
                 self._homes.setdefault(self.primal_of_shadow.get(ref, ref), []).append(ref)
         for ref in self._homes.get(ins.name or "", ()):
             slot = self.cached[ref]
-            self.b.emit(f"store {slot.type} {ref}, ptr {slot.ref}")
+            self.b.store(Value(slot.type, ref), slot)
 
     def _push(self, v: Value) -> None:
         self.tape_types.add(v.type)
-        self.b.emit(f"call void {tape.push_fn(v.type)}({v})")
+        self.b.call(tape.push_fn(v.type), [v], None)
 
     def _push_all(self, vals: list[Value]) -> None:
         """Several pushes: one capacity check for all of them."""
@@ -284,10 +266,10 @@ class PrimalSources:
                 self._push(v)
             return
         total = sum(size_of(v.type) for v in vals)
-        self.b.emit(f"call void {tape.ensure_fn()}(i64 {total})")
+        self.b.call(tape.ensure_fn(), [Value(I64, str(total))], None)
         for v in vals:
             self.tape_types.add(v.type)
-            self.b.emit(f"call void {tape.push_fn(v.type, 'upush')}({v})")
+            self.b.call(tape.push_fn(v.type, "upush"), [v], None)
 
 
 def record_name(slot: str) -> str:

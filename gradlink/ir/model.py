@@ -2,7 +2,8 @@
 
 Parsed instructions keep their original text (minus debug attachments) so the primal part of a
 derivative is re-emitted exactly; the fields describe what analyses and rules need. Instructions
-the AD synthesizes are printed by ``Instr.print``.
+the AD synthesizes (gradlink.ir.builder) have no text: ``Instr.print`` prints them from their
+fields.
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ class Instr:
     text: str = ""                            # the original instruction, debug attachments removed
     dbg: str | None = None                    # the !dbg attachment's metadata id, e.g. "!31"
     block: str = ""
+    align: int = 0                            # load/store alignment (0: none written)
+    clauses: list[str] = field(default_factory=list)                   # landingpad clauses
 
     @property
     def value(self) -> Value | None:
@@ -69,7 +72,11 @@ class Instr:
         return vals
 
     def print(self) -> str:
-        return self.text
+        """The instruction as read, or (made by a builder, or changed) from its fields."""
+        if self.text:
+            return self.text
+        from gradlink.ir.printer import print_instruction
+        return print_instruction(self)
 
 
 @dataclass

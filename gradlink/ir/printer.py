@@ -8,8 +8,10 @@ round trip through it shows the model holds everything an instruction means.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from gradlink.ir.model import Function, Instr
+from gradlink.ir.model import Block, Function, Instr, Param
+from gradlink.ir.types import Type
 
 
 def _flags(ins: Instr) -> str:
@@ -36,10 +38,11 @@ def print_instruction(ins: Instr) -> str:
     if op == "phi":
         inc = ", ".join(f"[ {v.ref}, %{label_ref(b)} ]" for v, b in ins.incoming)
         return f"{res}phi {_flags(ins)}{ins.type} {inc}"
+    align = f", align {ins.align}" if ins.align else ""
     if op == "load":
-        return f"{res}load {ins.type}, {ops[0]}"
+        return f"{res}load {ins.type}, {ops[0]}{align}"
     if op == "store":
-        return f"store {ops[0]}, {ops[1]}"
+        return f"store {ops[0]}, {ops[1]}{align}"
     if op == "getelementptr":
         rest = "".join(f", {v}" for v in ops[1:])
         return f"{res}getelementptr {_flags(ins)}{ins.alloc_type}, {ops[0]}{rest}"
@@ -50,6 +53,13 @@ def print_instruction(ins: Instr) -> str:
         args = ", ".join(str(v) for v in ops)
         ret = str(ins.type) if ins.type is not None else "void"
         return f"{res}call {_flags(ins)}{ret} {ins.callee}({args})"
+    if op == "invoke" and ins.callee != "asm" and not ins.text:
+        args = ", ".join(str(v) for v in ops)
+        ret = str(ins.type) if ins.type is not None else "void"
+        return (f"{res}invoke {ret} {ins.callee}({args}) to label %{label_ref(ins.targets[0])} "
+                f"unwind label %{label_ref(ins.unwind)}")
+    if op == "landingpad" and not ins.text:
+        return f"{res}landingpad {ins.type} {' '.join(ins.clauses)}"
     if op == "br":
         if ops:
             return f"br {ops[0]}, label %{label_ref(ins.targets[0])}, label %{label_ref(ins.targets[1])}"
@@ -74,6 +84,20 @@ def print_instruction(ins: Instr) -> str:
     return ins.text                     # invoke, landingpad, atomics, inline asm: as read
 
 
+def declaration(name: str, ret: Type, params: Sequence[Type], attrs: str = "") -> str:
+    """A function declaration: declare RET NAME(PARAMS) [ATTRS]."""
+    ps = ", ".join(str(t) for t in params)
+    return f"declare {ret} {name}({ps})" + (f" {attrs}" if attrs else "")
+
+
+def define_line(name: str, ret: Type | None, params: Sequence[Param], attrs: str = "",
+                linkage: str = "internal") -> str:
+    """A function definition's first line, up to and including '{'."""
+    ps = ", ".join(f"{p.type} {p.attrs + ' ' if p.attrs else ''}{p.name}" for p in params)
+    tail = f"{attrs} " if attrs else ""
+    return f"define {linkage} {ret or 'void'} {name}({ps}) {tail}{{"
+
+
 def global_ref(name: str) -> str:
     """A global's name as an operand spells it: @name, or @"name" unless a plain identifier."""
     return f"@{name}" if re.fullmatch(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*", name) else f'@"{name}"'
@@ -82,6 +106,23 @@ def global_ref(name: str) -> str:
 def label_ref(label: str) -> str:
     """A block label as an operand spells it after '%' (quoted unless a plain identifier)."""
     return label if re.fullmatch(r"[-a-zA-Z$._0-9]+", label) else f'"{label}"'
+
+
+def print_blocks(header: str, blocks: Sequence[Block]) -> str:
+    """A function definition from its first line (see define_line) and its blocks."""
+    lines = [header]
+    for b in blocks:
+        lines.append(f"{label_ref(b.label)}:")
+        lines.extend("  " + ins.print() for ins in b.instrs)
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def string_constant(name: str, data: str) -> str:
+    """An internal constant global holding the bytes of data (ASCII), e.g. a message."""
+    text = "".join(c if c.isprintable() and c not in '"\\' else f"\\{ord(c):02X}"
+                   for c in data)
+    return f'{name} = internal constant [{len(data)} x i8] c"{text}"\n'
 
 
 def print_function(fn: Function, from_fields: bool = False) -> str:

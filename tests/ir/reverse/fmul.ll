@@ -16,7 +16,7 @@ define { double, double } @df(double %x, double %y) {
 
 ; CHECK-LABEL: define internal { double, double } @"gl.diffe.f.oo_r"(double %x, double %y, double %"gl.dret")
 ; CHECK:       %m = fmul double %x, %y
-; CHECK:       "gl.rev.entry":
+; CHECK:       gl.rev.entry:
 ; CHECK:       [[G:%"gl.g.[0-9]+"]] = load double, ptr [[ADJM:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  store double 0x8000000000000000, ptr [[ADJM]]
 ; CHECK-NEXT:  [[DX:%"gl.fmul.[0-9]+"]] = fmul double [[G]], %y
