@@ -24,8 +24,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gradlink.ad.errors import ADError
+from gradlink.ir.builder import Builder
+from gradlink.ir.model import Param, Value
 from gradlink.ir.parse import ParseError, parse_type
-from gradlink.ir.types import Type
+from gradlink.ir.printer import define_line, print_blocks
+from gradlink.ir.types import VOID, Type
 
 # Enzyme recognizes these keys anywhere in a global's name (C++ static members are mangled).
 KEYS = ("register_gradient", "register_derivative", "register_splitderivative", "function_like",
@@ -246,41 +249,51 @@ def gradient_wrappers(fn: str, aug: str, rev: str, params: list[Type], ret: Type
     if floats and rev_ret_user != rev_ret:
         raise ADError(f"the reverse {rev.lstrip('@')} of {fn.lstrip('@')} returns {rev_ret_user}; "
                       f"expected {rev_ret} (the adjoints of its floating-point arguments)")
-    plist, args_primal, args_shadow = [], [], []
-    for i, t in enumerate(params):
-        plist.append(f"{t} %a{i}")
-        args_primal.append(f"{t} %a{i}")
-        args_shadow.append(f"{t} %a{i}")
-        if t.is_ptr:
-            plist.append(f"ptr %s{i}")
-            args_shadow.append(f"ptr %s{i}")
+    plist = _wrapper_params(params, "s")
+    args_primal = [Value(t, f"%a{i}") for i, t in enumerate(params)]
+    args_shadow = [Value(p.type, p.name) for p in plist]
     aug_name, rev_name = names
-    call = f"call {aug_ret} {aug}({', '.join(args_shadow)})"
-    lines = [f"define internal {ret} {aug_name}({', '.join(plist)}) {{", "entry:",
-             f"  %r = {call}" if aug_ret.kind != "void" else f"  {call}"]
+    b = Builder(prefix="w")
+    entry = b.block("entry")
+    r = b.call(aug, args_shadow, aug_ret, name="%r")
+    prim: Value | None = None
+    held = r
     if aug_ret.kind != "struct":
         if ret.kind != "void":
-            lines.append(f"  %p = call {ret} {fn}({', '.join(args_primal)})")
+            prim = b.call(fn, args_primal, ret, name="%p")
     else:
-        lines.append(f"  %tape = extractvalue {aug_ret} %r, 0")
+        assert r is not None
+        held = b.extractvalue(r, [0], aug_ret.fields[0], name="%tape")
         if ret.kind != "void":
-            lines.append(f"  %p = extractvalue {aug_ret} %r, 1")
+            prim = b.extractvalue(r, [1], ret, name="%p")
     if tape is not None:
-        lines.append(f"  call void {push}({tape} {'%r' if aug_ret.kind != 'struct' else '%tape'})")
-    lines.append(f"  ret {ret} %p" if ret.kind != "void" else "  ret void")
-    lines.append("}")
-    rparams = list(plist) + ([f"{ret} %dret"] if active_ret else [])
-    rargs = list(args_shadow) + ([f"{ret} %dret"] if active_ret else []) + \
-        ([f"{tape} %tape"] if tape is not None else [])
-    rv = str(rev_ret) if rev_ret is not None else "void"
-    rlines = [f"define internal {rv} {rev_name}({', '.join(rparams)}) {{", "entry:"]
+        assert held is not None
+        b.call(push, [Value(tape, held.ref)], None)
+    b.ret(prim)
+    aug_text = print_blocks(define_line(aug_name, ret, plist), [entry])
+    dret = [Param(ret, "%dret")] if active_ret else []
+    rargs = args_shadow + [Value(p.type, p.name) for p in dret]
+    b = Builder(prefix="w")
+    entry = b.block("entry")
     if tape is not None:
-        rlines.append(f"  %tape = call {tape} {pop}()")
+        rargs.append(b.call_value(pop, [], tape, name="%tape"))
     if rev_ret is None:
-        rlines += [f"  call {rev_ret_user} {rev}({', '.join(rargs)})", "  ret void", "}"]
+        b.call(rev, rargs, rev_ret_user, discard=True)
+        b.ret()
     else:
-        rlines += [f"  %adj = call {rev_ret} {rev}({', '.join(rargs)})", f"  ret {rev_ret} %adj", "}"]
-    return "\n".join(lines) + "\n", "\n".join(rlines) + "\n"
+        b.ret(b.call_value(rev, rargs, rev_ret, name="%adj"))
+    rev_text = print_blocks(define_line(rev_name, rev_ret, plist + dret), [entry])
+    return aug_text + "\n", rev_text + "\n"
+
+
+def _wrapper_params(params: list[Type], shadow: str) -> list[Param]:
+    """%a0, %a1, ...: the arguments, each pointer followed by its shadow (%s0 or %d0 ...)."""
+    out = []
+    for i, t in enumerate(params):
+        out.append(Param(t, f"%a{i}"))
+        if t.is_ptr:
+            out.append(Param(t, f"%{shadow}{i}"))
+    return out
 
 
 def tangent_wrapper(fn: str, tangent: str, params: list[Type], ret: Type, module_text: str,
@@ -296,39 +309,44 @@ def tangent_wrapper(fn: str, tangent: str, params: list[Type], ret: Type, module
         raise ADError(f"the tangent {tangent.lstrip('@')} of {fn.lstrip('@')} takes "
                       f"{len(t_params)} argument(s); expected {want} (each argument followed by its "
                       "tangent, or its shadow for pointers)")
-    plist, primal, targs = [], [], []
+    plist: list[Param] = []
+    primal: list[Value] = []
+    targs: list[Value] = []
     for i, t in enumerate(params):
-        plist.append(f"{t} %a{i}")
-        primal.append(f"{t} %a{i}")
-        targs.append(f"{t} %a{i}")
+        plist.append(Param(t, f"%a{i}"))
+        primal.append(Value(t, f"%a{i}"))
+        targs.append(Value(t, f"%a{i}"))
         if not (t.is_ptr or t.is_float):
             continue
         if kinds[i] in ("dup", "dupnoneed"):
-            plist.append(f"{t} %d{i}")
-            targs.append(f"{t} %d{i}")
+            plist.append(Param(t, f"%d{i}"))
+            targs.append(Value(t, f"%d{i}"))
         elif t.is_float:
-            targs.append(f"{t} {'0.0' if t.kind == 'float' else 'zeroinitializer'}")
+            targs.append(Value(t, "0.0" if t.kind == "float" else "zeroinitializer"))
         else:
             raise ADError(f"the registered tangent {tangent.lstrip('@')} of {fn.lstrip('@')} "
                           f"needs a shadow for argument {i + 1}, a pointer to memory that is "
                           "not active at this call")
+    b = Builder(prefix="w")
+    entry = b.block("entry")
     if ret.kind == "void":
         if t_ret.kind != "void":
             raise ADError(f"the tangent {tangent.lstrip('@')} of {fn.lstrip('@')} returns "
                           f"{t_ret}; expected nothing, as {fn.lstrip('@')} returns nothing")
-        return "\n".join([f"define internal void {name}({', '.join(plist)}) {{", "entry:",
-                          f"  call void {tangent}({', '.join(targs)})", "  ret void", "}"]) + "\n"
-    pair = f"{{ {ret}, {ret} }}"
-    lines = [f"define internal {pair} {name}({', '.join(plist)}) {{", "entry:"]
+        b.call(tangent, targs, None)
+        b.ret()
+        return print_blocks(define_line(name, VOID, plist), [entry]) + "\n"
+    pair = Type("struct", fields=(ret, ret))
     if t_ret == ret:
-        lines += [f"  %p = call {ret} {fn}({', '.join(primal)})",
-                  f"  %t = call {ret} {tangent}({', '.join(targs)})"]
+        p = b.call_value(fn, primal, ret, name="%p")
+        t = b.call_value(tangent, targs, ret, name="%t")
     elif t_ret.kind == "struct" and len(t_ret.fields) == 2:
-        lines += [f"  %r = call {t_ret} {tangent}({', '.join(targs)})",
-                  f"  %p = extractvalue {t_ret} %r, 0", f"  %t = extractvalue {t_ret} %r, 1"]
+        r = b.call_value(tangent, targs, t_ret, name="%r")
+        p = b.extractvalue(r, [0], ret, name="%p")
+        t = b.extractvalue(r, [1], ret, name="%t")
     else:
         raise ADError(f"the tangent {tangent.lstrip('@')} of {fn.lstrip('@')} returns {t_ret}; "
                       f"expected {ret} or {{ {ret}, {ret} }}")
-    lines += [f"  %x = insertvalue {pair} poison, {ret} %p, 0",
-              f"  %y = insertvalue {pair} %x, {ret} %t, 1", f"  ret {pair} %y", "}"]
-    return "\n".join(lines) + "\n"
+    x = b.insertvalue(Value(pair, "poison"), p, [0], name="%x")
+    b.ret(b.insertvalue(x, t, [1], name="%y"))
+    return print_blocks(define_line(name, pair, plist), [entry]) + "\n"
