@@ -9,6 +9,8 @@ import llvmlite.binding as llvm
 
 from gradlink.ad.errors import ADError
 from gradlink.analysis import activity, cfg, typeinfo
+from gradlink.analysis.activity import Arg
+from gradlink.ir.model import Function
 from gradlink.ir.parse import ParseError, function_texts, parse_function, struct_types
 
 
@@ -80,12 +82,12 @@ def run_ir(path: str, functions: tuple[str, ...], print_cfg: bool, print_types: 
             yield activity.print_activity(fn, act)
 
 
-def _kinds(fn, arg_kinds: str | None) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def _kinds(fn: Function, arg_kinds: str | None) -> dict[str, Arg]:
     if arg_kinds is None:
-        return {p.name: ("out" if p.type.is_float else "dup" if p.type.is_ptr else "const")
+        return {p.name: (Arg.OUT if p.type.is_float else Arg.DUP if p.type.is_ptr else Arg.CONST)
                 for p in fn.params}
     given = [k.strip() for k in arg_kinds.split(",")]
-    if len(given) != len(fn.params) or any(k not in ("dup", "dupnoneed", "const", "out")
+    if len(given) != len(fn.params) or any(k not in {a.value for a in Arg}
                                            for k in given):
         raise ValueError(f"--args needs {len(fn.params)} of dup, dupnoneed, const, out")
-    return {p.name: k for p, k in zip(fn.params, given)}
+    return {p.name: Arg(k) for p, k in zip(fn.params, given)}

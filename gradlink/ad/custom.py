@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gradlink.ad.errors import ADError
+from gradlink.analysis.activity import Arg
 from gradlink.ir.builder import Builder
 from gradlink.ir.model import Param, Value
 from gradlink.ir.parse import ParseError, parse_type
@@ -196,11 +197,11 @@ def split_top_level(text: str) -> list[str]:
     return out
 
 
-def default_activity(params: list[Type], mode: str) -> list[str]:
+def default_activity(params: list[Type], mode: str) -> list[Arg]:
     """The activity a registered (or precompiled) derivative is written for: every pointer
     with a shadow, every floating-point value active, integers constant."""
-    active = "out" if mode == "reverse" else "dup"
-    return ["dup" if t.is_ptr else active if t.is_float else "const" for t in params]
+    active = Arg.OUT if mode == "reverse" else Arg.DUP
+    return [Arg.DUP if t.is_ptr else active if t.is_float else Arg.CONST for t in params]
 
 
 def tape_type(module_text: str, fn: str, aug: str) -> Type | None:
@@ -318,7 +319,7 @@ def tangent_wrapper(fn: str, tangent: str, params: list[Type], ret: Type, module
         targs.append(Value(t, f"%a{i}"))
         if not (t.is_ptr or t.is_float):
             continue
-        if kinds[i] in ("dup", "dupnoneed"):
+        if Arg(kinds[i]).has_shadow:
             plist.append(Param(t, f"%d{i}"))
             targs.append(Value(t, f"%d{i}"))
         elif t.is_float:

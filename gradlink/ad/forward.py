@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 from gradlink.ad import complexops, expr, rules, shadows, tape
 from gradlink.ad.errors import ADError, describe
-from gradlink.ad.reverse import Derivative, Signature, dispatch, primal
-from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, Activity
+from gradlink.ad.derivative import Derivative, Signature
+from gradlink.ad.synth import dispatch, primal
+from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, Activity, Arg
 from gradlink.ir.builder import Builder
 from gradlink.ir.model import Block, Function, Instr, Param, Value
 from gradlink.ir.printer import define_line, print_blocks
@@ -91,7 +92,7 @@ class ForwardSynthesis:
         params = []
         for i, (p, kind) in enumerate(zip(self.fn.params, self.sig.args)):
             params.append(Param(p.type, p.name))
-            if kind in ("dup", "dupnoneed"):
+            if kind.has_shadow:
                 if p.type.is_ptr:
                     self.shadow[p.name] = f"{self.p}.shadow.{i}"
                     params += [Param(PTR, self.sh(Value(p.type, p.name), None, k))  # type: ignore[arg-type]
@@ -359,7 +360,7 @@ class ForwardSynthesis:
 
     # -- calls of defined functions ------------------------------------------------------------
     def call_signature(self, ins: Instr) -> Signature:
-        kinds = ["dup" if self.varied(v) or v.ref in self.act.shadowed else "const"
+        kinds = [Arg.DUP if self.varied(v) or v.ref in self.act.shadowed else Arg.CONST
                  for v in ins.operands]
         shadow_return = ins.type is not None and ins.type.is_ptr and ins.name in self.act.shadowed
         return Signature(kinds, self.varied(ins.name), self.width, shadow_return=shadow_return)
@@ -370,7 +371,7 @@ class ForwardSynthesis:
         if not rules.is_differentiated_call(ins.callee):
             return None
         sig = self.call_signature(ins)
-        if not sig.active_return and not sig.shadow_return and all(k == "const" for k in sig.args):
+        if not sig.active_return and not sig.shadow_return and all(k is Arg.CONST for k in sig.args):
             return None
         return self.callees(ins.callee, sig)
 
@@ -378,7 +379,7 @@ class ForwardSynthesis:
         """An indirect call touching active data: the derivatives of every function of the
         module it may reach (address taken, same type); None when it reaches none."""
         sig = self.call_signature(ins)
-        if not sig.active_return and not sig.shadow_return and all(k == "const" for k in sig.args):
+        if not sig.active_return and not sig.shadow_return and all(k is Arg.CONST for k in sig.args):
             return None
         entries = []
         for name in self.targets(ins):

@@ -22,9 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from gradlink.ad import availability, complexops, expr, rules, shadows, tape
+from gradlink.ad.derivative import CalleeDerivative, Derivative, Signature
 from gradlink.ad.errors import ADError, describe
+from gradlink.ad.synth import dispatch, primal, redirect_unwind, stop_with_message
 from gradlink.ad.sourcing import PrimalSources, record_name
-from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS, Activity
+from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS, Activity, Arg
 from gradlink.analysis.typeinfo import TypeAnalysis
 from gradlink.analysis.cfg import CFG
 from gradlink.ir.builder import Builder, InsertPoint, float_literal
@@ -35,76 +37,11 @@ from gradlink.ir.types import I1, I8, I32, I64, PTR, VOID, Type, float_type
 _ALIGN = re.compile(r",\s*align (\d+)")
 _REDUCE_MINMAX = ("@llvm.vector.reduce.fmax", "@llvm.vector.reduce.fmin",
                   "@llvm.vector.reduce.fmaximum", "@llvm.vector.reduce.fminimum")
-# Loop metadata holds source locations of the original function: invalid in another function.
-_LOOP_MD = re.compile(r",\s*!llvm\.loop !\d+")
-_INDIRECT_MESSAGE = "gradlink: an indirect call reached a function without a derivative\n"
 _UNWIND_MESSAGE = "gradlink: an exception was thrown inside a differentiated function\n"
 # Sums of adjoint contributions may be reassociated (and contracted into fmas): their order is
 # the synthesis's choice, not the program's; it lets the optimizer vectorize the reductions a
 # reverse loop turns reads of one value into.
 ACCUMULATE = "reassoc contract"
-
-
-def primal(ins: Instr) -> Instr:
-    """A primal instruction to copy into a derivative: as read, minus loop metadata (which
-    holds source locations of the original function, invalid in another function)."""
-    text = _LOOP_MD.sub("", ins.text)
-    return ins if text == ins.text else replace(ins, text=text)
-
-
-def redirect_unwind(ins: Instr, label: str) -> Instr:
-    """An invoke as read, unwinding to another block."""
-    text = re.sub(r"\bunwind label .*$", f"unwind label %{label_ref(label)}", primal(ins).text)
-    return replace(ins, text=text, unwind=label)
-
-
-@dataclass
-class Signature:
-    """What the caller asked for: per parameter 'const', 'dup', 'dupnoneed' or 'out'."""
-
-    args: list[str]
-    active_return: bool
-    width: int = 1                     # forward mode: tangents per value (enzyme_width)
-    # reverse mode: pointer parameters whose memory nothing writes while the derivative runs
-    # (the caller knows), so the callee's reverse may reload from it instead of caching
-    unchanged: frozenset[int] = frozenset()
-    # reverse mode: the result is a pointer into active memory, whose shadow the augmented
-    # forward function returns too ({result, shadow})
-    shadow_return: bool = False
-
-    def key(self) -> str:
-        code = {"const": "c", "dup": "d", "dupnoneed": "n", "out": "o"}
-        return "".join(code[a] for a in self.args) + ("_r" if self.active_return else "") + (
-            f"_w{self.width}" if self.width != 1 else "") + (
-            "_u" + "_".join(map(str, sorted(self.unchanged))) if self.unchanged else "") + (
-            "_s" if self.shadow_return else "")
-
-
-@dataclass
-class CalleeDerivative:
-    """The augmented forward and reverse functions of a called function, for one signature."""
-
-    aug: str                     # returns the primal result, leaves its tape on the stack
-    rev: str                     # takes args, shadows [, dret]; returns the out adjoints
-    ret: Type | None             # rev's return type
-    out_positions: list[int]     # which parameters' adjoints rev returns, in order
-    custom_signature: Signature | None = None    # a user's registered pair fixes the activity
-    shadow_return: bool = False  # aug returns {result, shadow of the result}
-    # an indirect call: (target, its aug, its rev) for every function it may reach; aug and rev
-    # are then chosen at run time by comparing the called pointer with the targets
-    dispatch: tuple[tuple[str, str, str], ...] = ()
-
-
-@dataclass
-class Derivative:
-    name: str
-    text: str
-    ret: Type | None                              # None: void; else the adjoint(s) type
-    out_types: list[Type]
-    tape_types: set[Type] = field(default_factory=set)
-    declarations: dict[str, str] = field(default_factory=dict)
-    helpers: dict[str, str] = field(default_factory=dict)
-    tangent_tape_types: set[Type] = field(default_factory=set)   # second order only
 
 
 class ReverseSynthesis(PrimalSources):
@@ -302,14 +239,14 @@ class ReverseSynthesis(PrimalSources):
         return [Value(t, r) for r, t in need.items()]
 
     def call_signature(self, ins: Instr) -> Signature:
-        kinds = []
+        kinds: list[Arg] = []
         for v in ins.operands:
             if self.active(v):
-                kinds.append("out")
+                kinds.append(Arg.OUT)
             elif v.ref in self.act.shadowed:
-                kinds.append("dup")
+                kinds.append(Arg.DUP)
             else:
-                kinds.append("const")
+                kinds.append(Arg.CONST)
         unchanged = frozenset(i for i, v in enumerate(ins.operands) if v.type.is_ptr and
                               availability.root(v.ref, self.defs) in self.avail.readonly)
         shadow_return = ins.type is not None and ins.type.is_ptr and ins.name in self.act.shadowed
@@ -324,14 +261,14 @@ class ReverseSynthesis(PrimalSources):
         if ins.opcode not in ("call", "invoke") or not rules.is_differentiated_call(ins.callee):
             return None
         sig = self.call_signature(ins)
-        if not sig.active_return and all(k == "const" for k in sig.args):
+        if not sig.active_return and all(k is Arg.CONST for k in sig.args):
             return None
         key = (ins.callee, sig.key())
         if key not in self.callee_cache:
             pair = self.callees(ins.callee, sig)
             if pair is not None and pair.custom_signature is not None:
                 for v, kind in zip(ins.operands, pair.custom_signature.args):
-                    if kind == "dup" and v.ref not in self.act.shadowed and v.ref != "null":
+                    if kind is Arg.DUP and v.ref not in self.act.shadowed and v.ref != "null":
                         raise self.fail(ins, f"the registered gradient of {ins.callee.lstrip('@')} "
                                              f"needs a shadow for {v.ref}, which has none")
             self.callee_cache[key] = pair
@@ -342,7 +279,7 @@ class ReverseSynthesis(PrimalSources):
         may reach (address taken, same type). None when it touches nothing active or may reach
         nothing we can differentiate (then it is refused as before)."""
         sig = self.call_signature(ins)
-        if not sig.active_return and all(k == "const" for k in sig.args):
+        if not sig.active_return and all(k is Arg.CONST for k in sig.args):
             return None
         key = (ins.callee, sig.key())
         if key not in self.callee_cache:
@@ -431,7 +368,7 @@ class ReverseSynthesis(PrimalSources):
         params = []
         for i, (p, kind) in enumerate(zip(self.fn.params, self.sig.args)):
             params.append(Param(p.type, p.name))
-            if kind in ("dup", "dupnoneed"):
+            if kind.has_shadow:
                 self.shadow[p.name] = f'%"{self.p}.shadow.{i}"'
                 self.primal_of_shadow[self.shadow[p.name]] = p.name
                 params.append(Param(PTR, self.shadow[p.name]))
@@ -452,7 +389,7 @@ class ReverseSynthesis(PrimalSources):
         # the reverse first: it decides which values the forward sweep keeps in slots
         reverse = [blk for b in self.fn.blocks if b.label in self.reachable
                    for blk in self._reverse_block(b, *plans[b.label])]
-        outs = [p for p, k in zip(self.fn.params, self.sig.args) if k == "out"]
+        outs = [p for p, k in zip(self.fn.params, self.sig.args) if k is Arg.OUT]
         exit_block, ret_type = self._exit(outs)
         entry = self.b.block(f"{self.p}.entry")
         self._adjoint_slots()
@@ -523,7 +460,7 @@ class ReverseSynthesis(PrimalSources):
                    for blk in self._forward_block(b, plans.get(b.label, ([], []))[0])]
         if self.unwinds:
             forward.append(self._unwind_block())
-        outs = [p for p, k in zip(self.fn.params, self.sig.args) if k == "out"]
+        outs = [p for p, k in zip(self.fn.params, self.sig.args) if k is Arg.OUT]
         exit_block, ret_type = self._exit(outs)
         entry = self.b.block(f"{self.p}.entry")
         self._adjoint_slots()
@@ -747,7 +684,7 @@ class ReverseSynthesis(PrimalSources):
             self._forward_call(ins)
 
     def shadow_args(self) -> set[str]:
-        return {p.name for p, k in zip(self.fn.params, self.sig.args) if k in ("dup", "dupnoneed")}
+        return {p.name for p, k in zip(self.fn.params, self.sig.args) if k.has_shadow}
 
     def _forward_call(self, ins: Instr) -> None:
         callee = ins.callee
@@ -1240,40 +1177,6 @@ def _float_leaves(t: Type, structs: dict[str, Type], path: tuple[int, ...] = ()
 def _bits_float(t: Type) -> Type:
     """The float type whose bits an integer of type t carries."""
     return float_type({64: "double", 32: "float", 16: "half"}.get(t.bits, "double"))
-
-
-def stop_with_message(b: Builder, name: str, message: str) -> None:
-    """Write message (the global name holds it) to stderr and abort: the end of a block."""
-    b.libcall("@write", [Value(I32, "2"), Value(PTR, name), Value(I64, str(len(message)))],
-              discard=True)
-    b.libcall("@abort", [])
-    b.unreachable()
-
-
-def dispatch(b: Builder, helpers: dict[str, str], fnptr: str, choices: list[tuple[str, str]],
-             fallback: str, types: list[Type], ret: Type | None) -> str:
-    """Of choices (target, function), the function whose target fnptr is, chosen by a chain of
-    selects; a pointer matching none reaches fallback, a function of the given signature that
-    stops the program with a message. Both modes' indirect calls use it."""
-    helpers.update(indirect_fallback(fallback, types, ret))
-    b.declare_library("@write", "@abort")
-    chosen = Value(PTR, fallback)
-    for target, fn in reversed(choices):
-        hit = b.icmp("eq", Value(PTR, fnptr), Value(PTR, target), hint="is")
-        chosen = b.select(hit, Value(PTR, fn), chosen, hint="fn")
-    return chosen.ref
-
-
-def indirect_fallback(name: str, types: list[Type], ret: Type | None) -> dict[str, str]:
-    """A function of the given signature that stops the program: where an indirect call's
-    dispatch goes for a pointer to a function it has no derivative of."""
-    message = '@"gl.indirect.message"'
-    b = Builder()
-    entry = b.block("entry")
-    stop_with_message(b, message, _INDIRECT_MESSAGE)
-    params = [Param(t, f"%p{k}") for k, t in enumerate(types)]
-    body = print_blocks(define_line(name, ret, params, "noreturn"), [entry])
-    return {name: body + "\n", message: string_constant(message, _INDIRECT_MESSAGE)}
 
 
 def _empty_sum(t: Type, b: Builder) -> str:

@@ -11,6 +11,7 @@ store into shadowed memory: adjoints of the rest would be zero, so no code is em
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from gradlink.ad import rules
 from gradlink.analysis.typeinfo import TypeAnalysis
@@ -20,6 +21,24 @@ POINTER_DERIVATIONS = {"getelementptr", "bitcast", "addrspacecast", "select", "p
 FLOAT_PROPAGATING = {"fadd", "fsub", "fmul", "fdiv", "frem", "fneg", "select", "phi", "fpext",
                      "fptrunc", "extractelement", "insertelement", "shufflevector", "freeze",
                      "extractvalue", "insertvalue", "bitcast"}
+
+
+class Arg(StrEnum):
+    """How a function argument takes part in differentiation (Enzyme's activity markers)."""
+
+    CONST = "const"            # enzyme_const: no derivative
+    DUP = "dup"                # enzyme_dup: a shadow (pointer) or tangent beside it
+    DUPNONEED = "dupnoneed"    # enzyme_dupnoneed: a shadow; the primal result is not needed
+    OUT = "out"                # enzyme_out: an active scalar whose adjoint is returned
+
+    @property
+    def has_shadow(self) -> bool:
+        return self in (Arg.DUP, Arg.DUPNONEED)
+
+    @property
+    def code(self) -> str:
+        """One letter, for derivative names: c, d, n, o."""
+        return {"const": "c", "dup": "d", "dupnoneed": "n", "out": "o"}[self.value]
 
 
 @dataclass
@@ -88,10 +107,10 @@ def analyze(fn: Function, arg_activity: dict[str, str], active_return: bool,
     act.types = types
     defs = fn.definitions()
     for p in fn.params:
-        kind = arg_activity.get(p.name, "const")
-        if kind == "out":
+        kind = Arg(arg_activity.get(p.name, Arg.CONST))
+        if kind is Arg.OUT:
             act.varied.add(p.name)
-        elif kind in ("dup", "dupnoneed"):
+        elif kind.has_shadow:
             act.shadowed.add(p.name)
     instrs = fn.instructions()
     changed = True
