@@ -137,8 +137,8 @@ def _decode_symtab(raw: tuple[str, bytes], members: list[Member]) -> dict[str, l
             entries = struct.unpack_from(f"<{nbytes // 4}I", body, 4)
             (strsize,) = struct.unpack_from("<I", body, 4 + nbytes)
             strs = body[8 + nbytes:8 + nbytes + strsize]
-            pairs = ((strs[entries[i]:strs.find(b"\0", entries[i])], entries[i + 1])
-                     for i in range(0, len(entries), 2))
+            pairs = zip([strs[entries[i]:strs.find(b"\0", entries[i])]
+                         for i in range(0, len(entries), 2)], entries[1::2])
         for name, off in pairs:
             if off not in by_offset:
                 raise FormatError(f"truncated or corrupt archive: the symbol index refers to a "

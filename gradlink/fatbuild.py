@@ -403,18 +403,18 @@ def _file_entries(path: str, members: list[Member]) -> list[dict[str, Any]]:
             mod = m.parsed()
             types.update({f.name: str(f.global_value_type) for f in mod.functions})
     out = []
-    for e in doc["entries"]:
+    for entry in doc["entries"]:
         try:
-            validate_entry(e, path)
+            validate_entry(entry, path)
         except FormatError as err:
             raise BuildError(str(err)) from None
-        if e["kind"] in ("gradient", "derivative"):
-            sigs = dict(e.get("signatures", {}))
-            for sym in [e["function"], *_symbols(e)]:
+        if entry["kind"] in ("gradient", "derivative"):
+            sigs = dict(entry.get("signatures", {}))
+            for sym in [entry["function"], *_symbols(entry)]:
                 if sym not in sigs and sym in types:
                     sigs[sym] = function_type_fields(types[sym])
-            e = {**e, "signatures": sigs}
-        out.append(e)
+            entry = {**entry, "signatures": sigs}
+        out.append(entry)
     return out
 
 

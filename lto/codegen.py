@@ -9,7 +9,7 @@ from lto.diag import LinkError
 
 def emit_object(module: llvm.ModuleRef, tm: llvm.TargetMachine) -> bytes:
     try:
-        return tm.emit_object(module)
+        return bytes(tm.emit_object(module))
     except RuntimeError as e:
         raise LinkError(f"code generation failed: {' '.join(str(e).split())}") from None
 

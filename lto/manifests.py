@@ -15,6 +15,7 @@ its member and the function.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import llvmlite.binding as llvm
 
@@ -61,7 +62,7 @@ def registrations(module: llvm.ModuleRef, res: Resolution, log: Log,
         for n, e in enumerate(manifest.entries):
             target = e.get("function") or e.get("global")
             if (manifest.source, n) in injected or \
-                    (target not in types and not _has_global(module, target)):
+                    (target not in types and not _has_global(module, str(target))):
                 continue                       # done, or the program does not use it
             injected.add((manifest.source, n))
             lines += _entry(e, n, manifest.source, defined, types, declared)
@@ -70,7 +71,7 @@ def registrations(module: llvm.ModuleRef, res: Resolution, log: Log,
     return _module(lines, module)
 
 
-def registration_module(module: llvm.ModuleRef, entries: list[dict], source: str
+def registration_module(module: llvm.ModuleRef, entries: list[dict[str, Any]], source: str
                         ) -> llvm.ModuleRef | None:
     """Registration globals for manifest entries of a library being built (its --derivatives
     file): the library's precompiled derivatives must use them as a consumer's link would."""
@@ -97,7 +98,7 @@ def _module(lines: list[str], like: llvm.ModuleRef) -> llvm.ModuleRef | None:
     return mod
 
 
-def _entry(e: dict, n: int, source: str, defined: set[str], types: dict[str, str],
+def _entry(e: dict[str, Any], n: int, source: str, defined: set[str], types: dict[str, str],
            declared: set[str]) -> list[str]:
     kind = e["kind"]
     if kind == "precompiled":
@@ -151,7 +152,7 @@ def _entry(e: dict, n: int, source: str, defined: set[str], types: dict[str, str
     return out
 
 
-def _check_activity(e: dict, source: str, types: dict[str, str]) -> None:
+def _check_activity(e: dict[str, Any], source: str, types: dict[str, str]) -> None:
     """This gradlink uses precompiled derivatives of the activity it builds: pointers with
     shadows, active floating-point values, constant integers."""
     fn_type = types.get(e["function"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from typing import Any
 from collections.abc import Callable
 from pathlib import Path
 
@@ -60,7 +61,7 @@ def link(opts: LinkOptions) -> int:
     return code
 
 
-def _resolve_more(resolver: Resolver, sequence: list, names: set[str]) -> None:
+def _resolve_more(resolver: Resolver, sequence: list[Any], names: set[str]) -> None:
     """Symbols the manifests' registrations reference (precompiled derivatives, in a member
     nothing named before): resolved like -u, so their members load and what those members
     reference stays external."""

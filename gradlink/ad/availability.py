@@ -38,6 +38,7 @@ from gradlink.ad import rules
 from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS
 from gradlink.analysis.cfg import CFG
 from gradlink.ir.model import Function, Instr, Value
+from gradlink.ir.types import Type
 
 DIRECT, INDUCTION, RECOMPUTE, SLOT, LOOP_SLOT, TAPE = (
     "direct", "induction", "recompute", "slot", "loop slot", "tape")
@@ -65,7 +66,7 @@ class Induction:
     header: str
     start: Value
     step: int
-    elem: str | None = None          # pointer induction: the gep's element type
+    elem: Type | None = None         # pointer induction: the gep's element type
 
 
 @dataclass(frozen=True)
@@ -127,12 +128,12 @@ class Availability:
             return Source(DIRECT)
         primal = self.primal_of_shadow(ref)
         shadow = primal is not None
-        ins = self.defs.get(primal if shadow else ref)
-        if ins is None:
+        ins = self.defs.get(primal if primal is not None else ref)
+        if ins is None or ins.name is None:
             return Source(TAPE)
         def_loops = self.loops_of.get(ins.block, frozenset())
         if def_loops <= loops:
-            ind = self.inductions.get(ins.name)  # type: ignore[arg-type]
+            ind = self.inductions.get(ins.name)
             if ind is not None and ind.header in loops and (not shadow or ref == self.shadow_ref(ins.name)) \
                     and self._available(ind.start.ref if not shadow else self.shadow_ref(ind.start.ref),
                                         loops, depth + 1):
@@ -258,7 +259,7 @@ def _step(phi: Instr, start: Value, nxt: Instr, header: str) -> Induction | None
                 return Induction(header, start, _int(ops[b].ref))  # type: ignore[arg-type]
     if nxt.opcode == "getelementptr" and len(ops) == 2 and ops[0].ref == phi.name and \
             _int(ops[1].ref) is not None and ops[1].type.kind == "int" and ops[1].type.bits == 64:
-        return Induction(header, start, _int(ops[1].ref), str(nxt.alloc_type))  # type: ignore[arg-type]
+        return Induction(header, start, _int(ops[1].ref), nxt.alloc_type)  # type: ignore[arg-type]
     return None
 
 
@@ -391,7 +392,7 @@ def frozen_loads(cfg: CFG, defs: dict[str, Instr]) -> tuple[set[str], set[str]]:
                 reach = reach_memo[ld.block] = _reachable(cfg, ld.block)
             if not any(w.block in reach or (w.block == ld.block and position[id(w)] > position[id(ld)])
                        for w in writes):
-                safe.add(ld.name)  # type: ignore[arg-type]
+                safe.add(str(ld.name))
         if safe:
             found_loads |= safe
             found_allocs.add(alloc.name)

@@ -82,5 +82,5 @@ def tangents(b: Builder, ins: Instr, vals: list[Value], result: Value | None,
              dots: dict[str, Value | None]) -> list[Value | None]:
     """Forward mode: the tangents of the result's two fields (None: zero)."""
     env = _env(b, ins, vals, result)
-    return [_sum(b, [_term(b, ins, env, k, w, dots[w]) for w in OPERANDS if dots[w] is not None])
-            for k in (0, 1)]
+    given = {w: d for w, d in dots.items() if d is not None}
+    return [_sum(b, [_term(b, ins, env, k, w, d) for w, d in given.items()]) for k in (0, 1)]

@@ -339,15 +339,15 @@ def tangent_wrapper(fn: str, tangent: str, params: list[Type], ret: Type, module
         return print_blocks(define_line(name, VOID, plist), [entry]) + "\n"
     pair = Type("struct", fields=(ret, ret))
     if t_ret == ret:
-        p = b.call_value(fn, primal, ret, name="%p")
-        t = b.call_value(tangent, targs, ret, name="%t")
+        pv = b.call_value(fn, primal, ret, name="%p")
+        tv = b.call_value(tangent, targs, ret, name="%t")
     elif t_ret.kind == "struct" and len(t_ret.fields) == 2:
         r = b.call_value(tangent, targs, t_ret, name="%r")
-        p = b.extractvalue(r, [0], ret, name="%p")
-        t = b.extractvalue(r, [1], ret, name="%t")
+        pv = b.extractvalue(r, [0], ret, name="%p")
+        tv = b.extractvalue(r, [1], ret, name="%t")
     else:
         raise ADError(f"the tangent {tangent.lstrip('@')} of {fn.lstrip('@')} returns {t_ret}; "
                       f"expected {ret} or {{ {ret}, {ret} }}")
-    x = b.insertvalue(Value(pair, "poison"), p, [0], name="%x")
-    b.ret(b.insertvalue(x, t, [1], name="%y"))
+    x = b.insertvalue(Value(pair, "poison"), pv, [0], name="%x")
+    b.ret(b.insertvalue(x, tv, [1], name="%y"))
     return print_blocks(define_line(name, pair, plist), [entry]) + "\n"

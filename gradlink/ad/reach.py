@@ -50,12 +50,12 @@ def bodies_needed(module_text: str) -> dict[str, str]:
         if (bare, mode) in seen or bare in skip[mode] or bare.startswith(("llvm.", "__enzyme_")):
             continue
         seen.add((bare, mode))
-        text = bodies.get(f"@{ref}") or bodies.get(f'@"{bare}"')
-        if text is None:
+        found = bodies.get(f"@{ref}") or bodies.get(f'@"{bare}"')
+        if found is None:
             if bare in declared:
                 out.setdefault(bare, referrer)
             continue
-        todo.extend((r, bare, mode) for r in _REF.findall(text.split("\n", 1)[-1]))
+        todo.extend((r, bare, mode) for r in _REF.findall(found.split("\n", 1)[-1]))
     return out
 
 

@@ -442,10 +442,10 @@ class ReverseSynthesis(PrimalSources):
         for slots in self.loop_slots.values():
             for slot in slots.values():
                 b.alloca(slot.type, name=slot.ref)
-        for ref, slot in self.adj_slot.items():
+        for ref, adj in self.adj_slot.items():
             t = self.value_types[ref]
-            b.alloca(t, name=slot)
-            b.store(Value(t, _empty_sum(t, self.b)), slot)
+            b.alloca(t, name=adj)
+            b.store(Value(t, _empty_sum(t, self.b)), adj)
 
     def run(self, name: str) -> Derivative:
         self._check()
@@ -531,7 +531,7 @@ class ReverseSynthesis(PrimalSources):
                 b.copy(ins, incoming=kept)
             if ins.name in self.act.shadowed:
                 b.phi(PTR, [(Value(PTR, self._shadow_of(v, ins)), blk) for v, blk in kept],
-                      name=self.shadow_ref(ins.name))  # type: ignore[arg-type]
+                      name=self.shadow_ref(ins.name))
         preds = self.cfg.preds.get(label, [])
         pushes: list[Value] = []
         if label in self.counted:
@@ -656,9 +656,9 @@ class ReverseSynthesis(PrimalSources):
             b.call(aug, args, ins.type, name=ins.name)
             return
         if op == "alloca" and ins.name in self.heap_allocas:
-            shadows.emit_heap_alloca(b, ins, ins.name, zeroed=False)  # type: ignore[arg-type]
+            shadows.emit_heap_alloca(b, ins, ins.name, zeroed=False)
             if ins.name in self.act.shadowed:
-                shadows.emit_heap_alloca(b, ins, self.shadow_ref(ins.name), zeroed=True)  # type: ignore[arg-type]
+                shadows.emit_heap_alloca(b, ins, self.shadow_ref(ins.name), zeroed=True)
             return
         if op == "call" and ins.callee.startswith("@llvm.lifetime.") and \
                 ins.operands[-1].ref in self.heap_allocas:
@@ -667,7 +667,7 @@ class ReverseSynthesis(PrimalSources):
             return                                  # the reverse sweep still reads it
         b.copy(primal(ins))
         if ins.name in self.act.shadowed and ins.name not in self.shadow_args():
-            sh = self.shadow_ref(ins.name)  # type: ignore[arg-type]
+            sh = self.shadow_ref(ins.name)
             if op == "call" and ins.callee in REALLOCATORS:
                 # the old shadow stays alive for the reverse sweep, which moves the adjoints
                 # back into it at this point

@@ -14,11 +14,48 @@ import re
 
 from collections.abc import Callable
 from gradlink.ad import availability, tape
-from gradlink.ir.model import Instr, Value
+from gradlink.analysis.activity import Activity
+from gradlink.analysis.cfg import CFG
+from gradlink.ir.builder import Builder, InsertPoint
+from gradlink.ir.model import Block, Function, Instr, Value
 from gradlink.ir.types import I32, I64, Type, size_of
 
 class PrimalSources:
-    """Mixin of ReverseSynthesis (which holds the state these methods use)."""
+    """Mixin of ReverseSynthesis, which holds the state these methods use (declared here)."""
+
+    # the synthesis's state these methods read or write
+    fn: Function
+    b: Builder
+    p: str
+    cfg: CFG
+    act: Activity
+    avail: availability.Availability
+    defs: dict[str, Instr]
+    env: dict[str, Value]
+    split: bool
+    reachable: set[str]
+    counted: dict[str, tuple[str, str]]
+    exit_counts: dict[str, list[str]]
+    trips: dict[str, availability.TripCount]
+    deferred_frees: set[str]
+    primal_of_shadow: dict[str, str]
+    tape_types: set[Type]
+    cached: dict[str, Value]
+    _homes: dict[str, list[str]] | None
+    heap_allocas: set[str]
+    loop_slots: dict[str, dict[str, Value]]
+    loop_slot_points: dict[str, InsertPoint]
+    computed_counts: set[tuple[str, str]]
+    branch_joins: dict[str, tuple[Value, int, int]]
+
+    def shadow_ref(self, ptr: str) -> str:
+        raise NotImplementedError
+
+    def needs(self, block: Block) -> list[Value]:
+        raise NotImplementedError
+
+    def _count_names(self, header: str) -> tuple[str, str, str]:
+        raise NotImplementedError
 
     def plan(self) -> dict[str, tuple[list[Value], list[Value]]]:
         """Per reachable block: the needed values that travel on the tape, and the ones its
@@ -50,7 +87,8 @@ class PrimalSources:
                 self.branch_joins[label] = join
         plans = {}
         for label, vals in needs.items():
-            taped, made = [], []
+            taped: list[Value] = []
+            made: list[Value] = []
             for v in vals:
                 kind = self.avail.source(v.ref, label).kind
                 (taped if kind == availability.TAPE else made).append(v)

@@ -10,6 +10,7 @@ store into shadowed memory: adjoints of the rest would be zero, so no code is em
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -101,7 +102,7 @@ def _shadow_roots(ptr: str, defs: dict[str, Instr], act: Activity) -> None:
             act.shadowed.add(root.name)
 
 
-def analyze(fn: Function, arg_activity: dict[str, str], active_return: bool,
+def analyze(fn: Function, arg_activity: Mapping[str, str], active_return: bool,
             types: TypeAnalysis | None = None) -> Activity:
     act = Activity(active_return=active_return)
     act.types = types
@@ -229,9 +230,10 @@ def _backward(fn: Function, act: Activity, instrs: list[Instr]) -> None:
                 mark(v.ref)
     while work:
         name = work.pop()
-        ins = defs.get(name)
-        if ins is None:
+        found = defs.get(name)
+        if found is None:
             continue
+        ins = found
         for v in ins.uses():
             if v.is_local:
                 mark(v.ref)

@@ -57,7 +57,7 @@ class Memory:
         if old is not None and old != kind:
             self.conflict = True
             table[key] = ANYTHING
-            return old != ANYTHING
+            return bool(old != ANYTHING)
         table[key] = kind
         return True
 

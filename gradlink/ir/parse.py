@@ -89,19 +89,19 @@ class _Cursor:
                 self.expect(">")
                 base = Type("struct", fields=fields, packed=True)
             else:
-                n = int(self.next().text)
+                count = int(self.next().text)
                 if self.at("vscale"):
                     raise ParseError("scalable vectors are not supported")
                 self.expect("x")
                 elem = self.type()
                 self.expect(">")
-                base = Type("vector", count=n, elem=elem)
+                base = Type("vector", count=count, elem=elem)
         elif s == "[":
-            n = int(self.next().text)
+            count = int(self.next().text)
             self.expect("x")
             elem = self.type()
             self.expect("]")
-            base = Type("array", count=n, elem=elem)
+            base = Type("array", count=count, elem=elem)
         elif s == "{":
             base = Type("struct", fields=self._fields("}"))
         elif t.kind == "local":
