@@ -7,6 +7,7 @@ from pathlib import Path
 
 import llvmlite.binding as llvm
 
+from gradlink.ad import rules
 from gradlink.ad.errors import ADError
 from gradlink.analysis import activity, cfg, typeinfo
 from gradlink.analysis.activity import Arg
@@ -76,7 +77,7 @@ def run_ir(path: str, functions: tuple[str, ...], print_cfg: bool, print_types: 
         if print_activity:
             kinds = _kinds(fn, arg_kinds)
             try:
-                act = activity.analyze(fn, kinds, fn.ret.is_float)
+                act = activity.analyze(fn, kinds, fn.ret.is_float, rules.CALLEES)
             except ADError as e:
                 raise ValueError(str(e)) from None
             yield activity.print_activity(fn, act)

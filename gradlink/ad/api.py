@@ -447,7 +447,7 @@ class Differentiator:
             fn = self.differentiated(target)
             graph = cfg.build(fn)
             arg_act = {p.name: k for p, k in zip(fn.params, sig.args)}
-            act = activity.analyze(fn, arg_act, sig.active_return,
+            act = activity.analyze(fn, arg_act, sig.active_return, rules.CALLEES,
                                    typeinfo.TypeAnalysis(fn, self.structs))
             name = f'@"gl.diffe.{target.lstrip("@").strip(chr(34))}.{sig.key()}"'
             synth = ReverseSynthesis(fn, sig, graph, act, self.locations.where,
@@ -495,7 +495,8 @@ class Differentiator:
         self.differentiated(callee)
         graph = cfg.build(fn)
         act = activity.analyze(fn, {p.name: k for p, k in zip(fn.params, sig.args)},
-                               sig.active_return, typeinfo.TypeAnalysis(fn, self.structs))
+                               sig.active_return, rules.CALLEES,
+                               typeinfo.TypeAnalysis(fn, self.structs))
         synth = ReverseSynthesis(fn, sig, graph, act, self.locations.where,
                                  self._target_attrs(fn), callees=self.callee_pair, split=True,
                                  structs=self.structs, metadata=self.metadata, writes=self.writes,
@@ -734,7 +735,7 @@ class Differentiator:
             fn = self.differentiated(target)
             kinds = {p.name: ("out" if k in ("dup", "dupnoneed") and p.type.is_float else k)
                      for p, k in zip(fn.params, sig.args)}
-            act = activity.analyze(fn, kinds, sig.active_return,
+            act = activity.analyze(fn, kinds, sig.active_return, rules.CALLEES,
                                    typeinfo.TypeAnalysis(fn, self.structs))
             base = target.lstrip("@").strip('"')
             name = f'@"gl.{"fwdpair" if pair else "fwd"}.{base}.{sig.key()}"'

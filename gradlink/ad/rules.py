@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from gradlink.ad import expr
+from gradlink.ad import expr, tape
 
 
 @dataclass(frozen=True)
@@ -214,3 +214,26 @@ def is_inactive_call(callee: str) -> bool:
         return True
     name = callee[1:].strip('"')
     return name in INACTIVE_CALLS or name.startswith(INACTIVE_INTRINSICS)
+
+
+class RuleCallees:
+    """The rule table as the activity analysis asks it (gradlink.analysis.activity.Callees)."""
+
+    def has_rule(self, callee: str) -> bool:
+        return rule_for_call(callee) is not None
+
+    def zero_derivative(self, callee: str) -> bool:
+        rule = rule_for_call(callee)
+        return rule is not None and all(p == "0" for p in rule.partials)
+
+    def is_inactive(self, callee: str) -> bool:
+        return is_inactive_call(callee)
+
+    def is_differentiated(self, callee: str) -> bool:
+        return is_differentiated_call(callee)
+
+    def is_tape_pop(self, callee: str) -> bool:
+        return tape.is_pop(callee)
+
+
+CALLEES = RuleCallees()

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Protocol
 
-from gradlink.ad import rules
 from gradlink.analysis.typeinfo import TypeAnalysis
 from gradlink.ir.model import Function, Instr
 
@@ -22,6 +22,31 @@ POINTER_DERIVATIONS = {"getelementptr", "bitcast", "addrspacecast", "select", "p
 FLOAT_PROPAGATING = {"fadd", "fsub", "fmul", "fdiv", "frem", "fneg", "select", "phi", "fpext",
                      "fptrunc", "extractelement", "insertelement", "shufflevector", "freeze",
                      "extractvalue", "insertvalue", "bitcast"}
+
+
+class Callees(Protocol):
+    """What the analysis must know about called functions, from the derivative rules of the
+    AD that uses it (gradlink.ad.rules.CALLEES): passed in, so analysis depends on no AD."""
+
+    def has_rule(self, callee: str) -> bool:
+        """An elementary function with a derivative rule (sin, llvm.exp.f64, ...)."""
+        ...
+
+    def zero_derivative(self, callee: str) -> bool:
+        """A rule whose partials are all zero (floor, round, ...)."""
+        ...
+
+    def is_inactive(self, callee: str) -> bool:
+        """Known to move no derivative (printf, ...), built in or registered."""
+        ...
+
+    def is_differentiated(self, callee: str) -> bool:
+        """A function of the module the AD differentiates itself (a direct call by name)."""
+        ...
+
+    def is_tape_pop(self, callee: str) -> bool:
+        """A derivative's tape pop (second order): its values count as active."""
+        ...
 
 
 class Arg(StrEnum):
@@ -44,6 +69,7 @@ class Arg(StrEnum):
 
 @dataclass
 class Activity:
+    callees: Callees                                    # what the calls are (an input)
     varied: set[str] = field(default_factory=set)       # values with adjoints
     shadowed: set[str] = field(default_factory=set)     # pointers with shadows
     useful: set[str] = field(default_factory=set)       # values whose adjoint can be non-zero
@@ -60,7 +86,7 @@ REALLOCATORS = {"@realloc"}
 DEALLOCATORS = {"@free", "@_ZdlPv", "@_ZdlPvm", "@_ZdaPv", "@_ZdaPvm"}
 
 
-def _root_alloca(name: str, defs: dict[str, Instr]) -> list[Instr] | None:
+def _root_alloca(name: str, defs: dict[str, Instr], callees: Callees) -> list[Instr] | None:
     """The stack slots or heap allocations of ours a pointer may point into (through GEPs,
     casts, phis, selects and realloc); None when it may point elsewhere (an argument, a
     global, memory loaded from somewhere)."""
@@ -83,7 +109,7 @@ def _root_alloca(name: str, defs: dict[str, Instr]) -> list[Instr] | None:
         elif ins.opcode in ("getelementptr", "bitcast", "addrspacecast", "freeze") and ins.operands:
             work.append(ins.operands[0].ref)
         elif ins.opcode == "call" and ins.type is not None and ins.type.is_ptr and \
-                rules.is_differentiated_call(ins.callee):
+                callees.is_differentiated(ins.callee):
             # a pointer a function of ours returns points into memory it was given (when it
             # does not, the callee's derivative has no shadow to return and says so)
             work.extend(v.ref for v in ins.operands if v.type.is_ptr)
@@ -97,14 +123,14 @@ def _root_alloca(name: str, defs: dict[str, Instr]) -> list[Instr] | None:
 
 
 def _shadow_roots(ptr: str, defs: dict[str, Instr], act: Activity) -> None:
-    for root in _root_alloca(ptr, defs) or []:
+    for root in _root_alloca(ptr, defs, act.callees) or []:
         if root.name:
             act.shadowed.add(root.name)
 
 
 def analyze(fn: Function, arg_activity: Mapping[str, str], active_return: bool,
-            types: TypeAnalysis | None = None) -> Activity:
-    act = Activity(active_return=active_return)
+            callees: Callees, types: TypeAnalysis | None = None) -> Activity:
+    act = Activity(callees, active_return=active_return)
     act.types = types
     defs = fn.definitions()
     for p in fn.params:
@@ -137,7 +163,7 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
             # of ours it points into needs a shadow for the store to write
             _shadow_roots(val.ref, defs, act)
     elif op in ("call", "invoke") and not ins.callee.startswith("@llvm.") and \
-            rules.rule_for_call(ins.callee) is None and not rules.is_inactive_call(ins.callee) and \
+            not act.callees.has_rule(ins.callee) and not act.callees.is_inactive(ins.callee) and \
             any(v.ref in act.varied or v.ref in act.shadowed for v in ins.operands):
         # A differentiated callee may write active values through any pointer it gets: stack and
         # heap memory of ours passed to it gets a shadow (interprocedural, conservative).
@@ -161,7 +187,7 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
                 for u in ptr_ops:
                     if u not in act.shadowed:
                         _shadow_roots(u, defs, act)
-    elif op == "call" and ins.callee.startswith('@"gl.pop.'):
+    elif op == "call" and act.callees.is_tape_pop(ins.callee):
         # values coming back from a derivative's tape (second order): treated as active
         if ins.type.has_float:
             act.varied.add(name)
@@ -170,7 +196,7 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
     elif op == "call" and ins.callee in REALLOCATORS and ins.operands:
         if ins.operands[0].ref in act.shadowed:
             act.shadowed.add(name)
-    elif op == "call" and ins.type.is_ptr and rules.is_differentiated_call(ins.callee) and \
+    elif op == "call" and ins.type.is_ptr and act.callees.is_differentiated(ins.callee) and \
             ins.callee not in ALLOCATORS and any(u in act.shadowed for u in used):
         # a pointer a differentiated callee returns from active memory it was given: the
         # callee's augmented forward returns its shadow as well
@@ -192,7 +218,7 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
                 act.varied.add(name)
         elif op in ("call", "invoke"):
             if any(u in act.varied or u in act.shadowed for u in used) and not (
-                    rules.is_inactive_call(ins.callee) or _zero_rule(ins)):
+                    act.callees.is_inactive(ins.callee) or act.callees.zero_derivative(ins.callee)):
                 act.varied.add(name)
     return (len(act.varied), len(act.shadowed)) != before
 
@@ -201,11 +227,6 @@ def float_bits(name: str | None, act: Activity) -> bool:
     """An integer the type analysis found to hold the bits of a float (memcpy-like copies)."""
     return (name is not None and act.types is not None
             and act.types.values.get(name, "").startswith("Float("))
-
-
-def _zero_rule(ins: Instr) -> bool:
-    rule = rules.rule_for_call(ins.callee)
-    return rule is not None and all(p == "0" for p in rule.partials)
 
 
 def _backward(fn: Function, act: Activity, instrs: list[Instr]) -> None:
@@ -225,7 +246,7 @@ def _backward(fn: Function, act: Activity, instrs: list[Instr]) -> None:
         elif ins.opcode == "store" and ins.operands[1].ref in act.shadowed:
             mark(ins.operands[0].ref)
         elif ins.opcode in ("call", "invoke") and not ins.callee.startswith("@llvm.") and (
-                rules.rule_for_call(ins.callee) is None):
+                not act.callees.has_rule(ins.callee)):
             for v in ins.operands:            # unknown calls: conservatively everything flows
                 mark(v.ref)
     while work:
