@@ -6,7 +6,7 @@ PYTEST_ARGS ?=
 
 N ?= 50
 
-.PHONY: deps demo test test-slow bench bench-quick bench-link bench-fat fuzz clean
+.PHONY: deps demo lint test test-slow bench bench-quick bench-link bench-fat fuzz clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -14,7 +14,12 @@ deps:
 demo: deps
 	@bash samples/demo.sh
 
-test: deps
+# ruff (rules in pyproject.toml) and mypy (strict on gradlink/ir, analysis, ad): zero findings
+lint: deps
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+test: deps lint
 	$(VENV)/bin/python -m pytest -n 2 $(PYTEST_ARGS)
 
 test-slow: deps

@@ -42,7 +42,7 @@ class Archive:
 
 
 def is_archive(head: bytes) -> bool:
-    return head.startswith(AR_MAGIC) or head.startswith(THIN_MAGIC)
+    return head.startswith((AR_MAGIC, THIN_MAGIC))
 
 
 def _field(hdr: bytes, start: int, end: int) -> str:

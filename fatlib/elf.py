@@ -97,7 +97,7 @@ def read_elf(data: bytes | memoryview, *, want_bitcode: bool = True) -> ElfFile:
     names = [_cstr(shstr, h[0]) if shstr else "" for h in headers]
 
     comdat_sections: set[int] = set()
-    for i, h in enumerate(headers):
+    for h in headers:
         if h[1] == SHT_GROUP:
             words = struct.unpack_from(f"<{h[5] // 4}I", data, h[4])
             if words and words[0] & 1:                  # GRP_COMDAT

@@ -23,7 +23,7 @@ class Kind(enum.Enum):
 
 def classify(head: bytes) -> Kind:
     """Classify by the first bytes (at least 8 are needed for archives)."""
-    if head.startswith(BITCODE_MAGIC) or head.startswith(BITCODE_WRAPPER_MAGIC):
+    if head.startswith((BITCODE_MAGIC, BITCODE_WRAPPER_MAGIC)):
         return Kind.BITCODE
     if head.startswith(ELF_MAGIC):
         return Kind.ELF

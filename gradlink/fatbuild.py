@@ -31,8 +31,7 @@ from fatlib.elf import ET_REL, read_elf
 from fatlib.manifest import SECTION, decode, encode, validate_entry
 from fatlib.probe import Kind, classify, unwrap_bitcode
 from gradlink.ad.custom import function_type_fields, read_registry
-from gradlink.precompile import (LOCAL_LINKAGES, PrecompileError, compile_derivatives,
-                                  parse_specs)
+from gradlink.precompile import LOCAL_LINKAGES, PrecompileError, compile_derivatives, parse_specs
 from lto.inputs import Unit
 from lto.tools import find_tool
 
@@ -369,7 +368,7 @@ def _registration_entries(members: list[Member]) -> list[dict[str, Any]]:
         except Exception as e:                          # ADError: a malformed registration
             raise BuildError(f"{m.name}: {e}") from None
 
-        def sig(*names: str) -> dict[str, Any]:
+        def sig(*names: str, types: dict[str, str] = types) -> dict[str, Any]:
             return {n: function_type_fields(types[n]) for n in names if n in types}
 
         for fn, (aug, rev) in reg.gradients.items():

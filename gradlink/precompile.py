@@ -33,10 +33,10 @@ from typing import Any
 import llvmlite.binding as llvm
 
 from gradlink.ad.custom import default_activity, function_type_fields
+from gradlink.ad.driver import is_registration
 from gradlink.ir.parse import ParseError, parse_type
 from gradlink.ir.printer import global_ref
 from gradlink.ir.types import Type
-from gradlink.ad.driver import is_registration
 from lto import manifests, merge, tools
 from lto.diag import LinkError, Log
 from lto.inputs import Unit

@@ -44,10 +44,8 @@ class VersionScript:
 
 
 def _matches(name: str, patterns: list[str]) -> bool:
-    for p in patterns:
-        if p == name or (any(c in p for c in "*?[") and fnmatch.fnmatchcase(name, p)):
-            return True
-    return False
+    return any(p == name or (any(c in p for c in "*?[") and fnmatch.fnmatchcase(name, p))
+               for p in patterns)
 
 
 def parse_version_script(path: str) -> VersionScript:

@@ -48,7 +48,7 @@ def pull_fat_bitcode(module: llvm.ModuleRef, res: Resolution, log: Log,
                      f"body: named by {referrer})")
             unit.use_bitcode()
             try:
-                unit.module
+                _ = unit.module              # parse it now: a bad bitcode is named here
             except LinkError as e:
                 raise LinkError(f"{e} (AD needs the body of '{name}', which it defines, "
                                 f"named by {referrer})") from None

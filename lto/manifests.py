@@ -20,10 +20,10 @@ from typing import Any
 import llvmlite.binding as llvm
 
 from fatlib import FormatError
+from fatlib.manifest import Manifest, decode
 from gradlink.ad.custom import PRECOMPILED, default_activity, function_type_fields
 from gradlink.ir.parse import ParseError, parse_type
 from gradlink.ir.printer import global_ref
-from fatlib.manifest import Manifest, decode
 from lto.diag import LinkError, Log
 from lto.resolve import Resolution
 

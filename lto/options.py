@@ -23,7 +23,7 @@ _VALUE_OPTIONS = {
     "dynamic-linker", "I", "T", "script", "Map", "y", "trace-symbol", "A", "architecture", "b",
     "format", "c", "mri-script", "f", "auxiliary", "F", "filter", "G", "Y", "init", "fini",
     "defsym", "wrap", "exclude-libs", "dynamic-list", "retain-symbols-file", "dependency-file",
-    "sysroot", "hash-style", "soname", "gradlink-save-temps", "gradlink-backend", "image-base", "section-start",
+    "sysroot", "hash-style", "gradlink-save-temps", "gradlink-backend", "image-base", "section-start",
     "Ttext", "Tdata", "Tbss", "undefined-glob", "export-dynamic-symbol", "package-metadata",
     "lto-O", "error-limit", "threads", "compress-debug-sections", "emit-relocs-section",
 }

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import tempfile
-from typing import Any
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import llvmlite.binding as llvm
 
@@ -49,7 +49,7 @@ def link(opts: LinkOptions) -> int:
         lto_object = None
         if res.bitcode and not opts.relocatable:
             lto_object = os.path.join(tmp, "gradlink-lto.o")
-            more = lambda names: _resolve_more(resolver, inputs.sequence(), names)  # noqa: E731
+            more = lambda names: _resolve_more(resolver, inputs.sequence(), names)
             Path(lto_object).write_bytes(_lto(opts, res, log, tmp, more))
         elif res.bitcode:
             raise LinkError("-r (relocatable output) with bitcode inputs is not supported")

@@ -57,7 +57,7 @@ IGNORED_ATTR_RE = re.compile(r"unknown attribute '(enzyme_\w+)' ignored")
 TAIL_CHARS = 2000
 
 
-class Status(str, enum.Enum):
+class Status(enum.StrEnum):
     """How one program fared."""
 
     PASS = "PASS"

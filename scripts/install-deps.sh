@@ -9,6 +9,8 @@ for tool in clang-22:clang-22 clang++-22:clang-22 ld.lld-22:lld-22 llvm-ar-22:ll
             flang-22:flang-22 cmake:cmake valgrind:valgrind; do
   command -v "${tool%%:*}" >/dev/null 2>&1 || need+=("${tool##*:}")
 done
+# lit and FileCheck for the IR tests (tests/ir)
+[ -x /usr/lib/llvm-22/bin/lit ] && [ -x /usr/lib/llvm-22/bin/FileCheck ] || need+=(llvm-22-tools)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
 if ((${#need[@]})); then
   echo "install-deps: apt-get install ${need[*]}"

@@ -11,11 +11,11 @@ import math
 from pathlib import Path
 
 import pytest
+from toolchain import compile_c, have, link, sh
 
 from gradlink.ad import api, availability
 from gradlink.analysis import cfg
 from gradlink.ir.parse import function_texts, parse_function
-from toolchain import compile_c, have, link, sh
 
 UNOPTIMIZED = ("-O2", "-Xclang", "-disable-llvm-passes", "-fno-math-errno", "-flto")
 

@@ -11,7 +11,6 @@ import math
 from pathlib import Path
 
 import pytest
-
 from toolchain import CC, CXX, compile_c, have, link, sh
 
 HEADER = r"""

@@ -7,7 +7,6 @@ import math
 from pathlib import Path
 
 import pytest
-
 from toolchain import CC, FC, compile_c, have, link, sh
 
 ROSEN_RS = r"""

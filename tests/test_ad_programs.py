@@ -24,7 +24,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
-
 from toolchain import AR, CC, CXX, Result, have, sh
 
 pytestmark = pytest.mark.skipif(not (have(CC) and have("ld.gradlink")),

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import llvmlite.binding as llvm
 import pytest
+from toolchain import CC, compile_c, link, sh
 
 from gradlink.ad import rules
 from gradlink.ad.driver import differentiate
 from gradlink.ir import parse as irparse
-from toolchain import CC, compile_c, link, sh
 
 # A point inside each function's domain where it is smooth: (x, y, z) as needed.
 POINTS = {

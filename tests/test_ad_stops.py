@@ -10,7 +10,6 @@ from pathlib import Path
 
 from toolchain import CXX, compile_c, link, sh
 
-
 UNKNOWN_TARGET = r"""
 #include <math.h>
 #include <stdio.h>

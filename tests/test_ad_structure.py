@@ -12,10 +12,10 @@ import math
 from pathlib import Path
 
 import pytest
+from toolchain import compile_c, link, sh
 
 from gradlink.analysis import cfg
 from gradlink.ir.parse import function_texts, parse_function
-from toolchain import compile_c, link, sh
 
 NORMALIZE = r"""
 #include <math.h>

@@ -14,7 +14,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from toolchain import ROOT, compile_c, have, link, sh
 
 SRC = ROOT / "benchmarks" / "adbench"

@@ -7,7 +7,6 @@ import struct
 from pathlib import Path
 
 import pytest
-
 from toolchain import AR, BIN_DIR, CC, compile_c, have, sh
 
 pytestmark = pytest.mark.skipif(not (have(CC) and have(AR)), reason="clang-22 / llvm-ar-22 missing")

@@ -7,9 +7,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import pytest
-
 import progen
+import pytest
 from toolchain import compile_c, link, sh
 
 FUNCTIONS_PER_PROGRAM = 10

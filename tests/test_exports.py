@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from toolchain import CC, NM, compile_c, have, sh
 
 from fatlib.elf import Symbol
 from lto.diag import LinkError
 from lto.exports import external_names, parse_dynamic_list, parse_version_script
 from lto.options import parse
-from toolchain import CC, NM, compile_c, have, sh
 
 LLD = "ld.lld-22"
 

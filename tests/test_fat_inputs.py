@@ -14,7 +14,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from toolchain import AR, CC, compile_c, have, link, sh
 
 pytestmark = pytest.mark.skipif(not (have(CC) and have("ld.gradlink")), reason="toolchain missing")

@@ -14,10 +14,10 @@ import struct
 from pathlib import Path
 
 import pytest
+from toolchain import CC, compile_c, have, link, sh
 
 from fatlib import FormatError
 from fatlib.manifest import MAGIC, decode, encode
-from toolchain import CC, compile_c, have, link, sh
 
 pytestmark = pytest.mark.skipif(not (have(CC) and have("ld.gradlink")), reason="toolchain missing")
 

@@ -12,11 +12,11 @@ import math
 from pathlib import Path
 
 import pytest
+from toolchain import CC, compile_c, have, link, sh
 
 from fatlib.archive import read_archive
 from fatlib.elf import read_elf
 from fatlib.manifest import decode
-from toolchain import CC, compile_c, have, link, sh
 
 pytestmark = pytest.mark.skipif(not (have(CC) and have("ld.gradlink")), reason="toolchain missing")
 

@@ -12,12 +12,12 @@ import struct
 from pathlib import Path
 
 import pytest
+from toolchain import AR, CC, CXX, NM, READELF, compile_c, have, sh, tool_env
 
 from fatlib import FormatError
 from fatlib.archive import is_archive, read_archive, write_archive
 from fatlib.elf import ET_DYN, ET_REL, SHT_DYNAMIC, SHT_SYMTAB, read_elf
 from fatlib.probe import BITCODE_MAGIC, Kind, classify, unwrap_bitcode
-from toolchain import AR, CC, CXX, NM, READELF, compile_c, have, sh, tool_env
 
 pytestmark = pytest.mark.skipif(not (have(CC) and have(AR) and have(NM)),
                                 reason="clang-22 / llvm-ar-22 / llvm-nm-22 not installed")
@@ -237,7 +237,7 @@ def test_read_elf_symtab_without_string_table(objs):
 
 def test_read_elf_symbol_name_out_of_range(objs):
     data = bytearray(objs["syms"].read_bytes())
-    for off, h in _section_headers(bytes(data)):
+    for _off, h in _section_headers(bytes(data)):
         if h[1] == SHT_SYMTAB:
             first_global = h[7]
             struct.pack_into("<I", data, h[4] + first_global * 24, 0x7FFFFFF0)   # st_name

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from toolchain import BIN_DIR, sh
 
 from gradlink.ir.parse import parse_function, parse_instruction
@@ -122,10 +123,7 @@ def test_python_is_the_venv() -> None:
 def test_printer_round_trip_of_real_code(tmp_path: Path) -> None:
     """Every function of a real -O2 module, printed from the IR model's fields alone, replaces
     the original and the module still verifies: the reader keeps what instructions mean."""
-    import llvmlite.binding as llvm
 
-    from gradlink.ir.parse import function_texts
-    from gradlink.ir.printer import print_function
     from toolchain import compile_c
 
     src = tmp_path / "k.c"

@@ -10,9 +10,22 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from toolchain import (AR, CC, NM, Result, assert_same_behaviour, compile_c, dynamic_symbols,
-                       dynamic_tags, have, link, link_both, needed, run, sh)
+from toolchain import (
+    AR,
+    CC,
+    NM,
+    Result,
+    assert_same_behaviour,
+    compile_c,
+    dynamic_symbols,
+    dynamic_tags,
+    have,
+    link,
+    link_both,
+    needed,
+    run,
+    sh,
+)
 
 pytestmark = pytest.mark.skipif(not have(CC), reason=f"{CC} not installed")
 

@@ -11,9 +11,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from toolchain import (CXX, READELF, assert_same_behaviour, compile_c, dynamic_symbols, have, link,
-                       needed, run, sh, tool_env)
+from toolchain import (
+    CXX,
+    READELF,
+    assert_same_behaviour,
+    compile_c,
+    dynamic_symbols,
+    have,
+    link,
+    needed,
+    run,
+    sh,
+    tool_env,
+)
 
 PROG = Path(__file__).parent / "programs" / "cxx"
 SOURCES = ["main.cpp", "shapes.cpp"]

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from toolchain import AR, CC, Result, compile_c, have, link, sh
 
 pytestmark = pytest.mark.skipif(not have(CC), reason=f"{CC} not installed")

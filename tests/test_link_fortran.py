@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from toolchain import CC, FC, assert_same_behaviour, compile_c, have, link_both, sh
 
 PROG = Path(__file__).parent / "programs" / "fortran"

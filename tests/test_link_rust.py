@@ -7,8 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from toolchain import (AR, CC, READELF, assert_same_behaviour, compile_c, have, link, sh)
+from toolchain import AR, CC, READELF, assert_same_behaviour, compile_c, have, link, sh
 
 PROG = Path(__file__).parent / "programs" / "rust"
 RUSTC = "rustc"
@@ -65,7 +64,7 @@ def test_rust_staticlib_contents(rust_staticlib):
     """The inputs are what this test is about: bitcode for the crate, ELF + .llvmbc for std."""
     d, lib, _ = rust_staticlib
     members = sh([AR, "t", lib]).check("llvm-ar t").stdout.split()
-    crate = [m for m in members if m.startswith("mathlib.") or m.startswith("libmathlib.")]
+    crate = [m for m in members if m.startswith(("mathlib.", "libmathlib."))]
     std = [m for m in members if m.startswith("std-")]
     assert crate and std, members[:20]
     x = d / "extracted"

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import llvmlite.binding as llvm
 import pytest
-
-from toolchain import CXX, AR, assert_same_behaviour, compile_c, link, sh
+from toolchain import AR, CXX, assert_same_behaviour, compile_c, link, sh
 
 CXX_SRC = r"""
 #include <iostream>

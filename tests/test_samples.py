@@ -12,7 +12,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from toolchain import SAMPLES, Result, assert_same_behaviour, have, sample_files, sh
 
 

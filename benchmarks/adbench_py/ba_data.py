@@ -11,11 +11,10 @@ file ends the program with a one-line message on stderr and exit status 1.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
-
 from readers import _Tokens, die, fd_check
 
 NCAM = 11
@@ -62,8 +61,8 @@ def check_jacobian(reproj: Callable[[np.ndarray, np.ndarray], np.ndarray],
     for i in range(min(ba.p, count)):
         x = np.concatenate([ba.cams[ba.cam_idx[i]], ba.pts[ba.pt_idx[i]], ba.w[i:i + 1]])
         for r in range(2):
-            maxerr = max(maxerr, fd_check(lambda q: float(reproj(q, ba.feats[i])[r]), x, J[i, r],
-                                          list(range(NBLK))))
+            maxerr = max(maxerr, fd_check(lambda q, i=i, r=r: float(reproj(q, ba.feats[i])[r]),
+                                          x, J[i, r], list(range(NBLK))))
         maxerr = max(maxerr, fd_check(lambda q: werr(float(q[0])), ba.w[i:i + 1], Jw[i:i + 1], [0]))
         checked += 2 * NBLK + 1
     return maxerr, checked

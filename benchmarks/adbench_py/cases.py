@@ -9,7 +9,6 @@ from collections.abc import Callable
 
 import numpy as np
 import torch
-
 from readers import fd_check, median_ms, report
 
 

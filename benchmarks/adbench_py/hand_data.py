@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
-
 from readers import _Tokens, die
 
 NTHETA = 26

@@ -21,7 +21,6 @@ jax.config.update("jax_enable_x64", True)
 jax.config.update("jax_platforms", "cpu")
 
 import jax.numpy as jnp  # noqa: E402
-
 from ba_data import NCAM, check_jacobian, objective, read_ba, report  # noqa: E402
 from readers import args, median_ms  # noqa: E402
 

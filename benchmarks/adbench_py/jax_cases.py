@@ -10,7 +10,6 @@ from collections.abc import Callable
 import jax
 import jax.numpy as jnp
 import numpy as np
-
 from readers import fd_check, median_ms, report
 
 

@@ -13,7 +13,7 @@ jacfwd pushes 26 (28) tangents; jacrev pulls one cotangent per residual (3N) and
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import jax
 
@@ -22,9 +22,18 @@ jax.config.update("jax_platforms", "cpu")
 
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
-
-from hand_data import (HandData, HandModel, check_jacobian, hand_args, inputs,  # noqa: E402
-                       objective, pose_index, read_data, read_model, report)
+from hand_data import (  # noqa: E402
+    HandData,
+    HandModel,
+    check_jacobian,
+    hand_args,
+    inputs,
+    objective,
+    pose_index,
+    read_data,
+    read_model,
+    report,
+)
 from readers import median_ms  # noqa: E402
 
 

@@ -15,7 +15,6 @@ jax.config.update("jax_platforms", "cpu")
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 from jax.scipy.special import logsumexp  # noqa: E402
-
 from readers import args, check_indices, fd_check, median_ms, read_lstm, report  # noqa: E402
 
 

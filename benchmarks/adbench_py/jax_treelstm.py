@@ -13,7 +13,6 @@ jax.config.update("jax_platforms", "cpu")
 
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
-
 from jax_cases import measure  # noqa: E402
 from readers import args  # noqa: E402
 from sizespec import spec  # noqa: E402

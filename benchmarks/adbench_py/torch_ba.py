@@ -15,10 +15,9 @@ the same residual functions; exit status 1 above 1e-5).
 from __future__ import annotations
 
 import torch
-from torch.func import grad, jacrev, vmap
-
 from ba_data import NCAM, check_jacobian, objective, read_ba, report
 from readers import args, median_ms
+from torch.func import grad, jacrev, vmap
 
 torch.set_default_dtype(torch.float64)
 

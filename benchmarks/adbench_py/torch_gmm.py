@@ -10,7 +10,6 @@ import math
 
 import numpy as np
 import torch
-
 from cases import timings
 from readers import args, check_indices, fd_check, read_gmm, report
 

@@ -12,13 +12,22 @@ cotangent per residual (3N) and measured 3x (N=100) to 400x (N=3200) slower.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import torch
-
-from hand_data import (HandData, HandModel, check_jacobian, hand_args, inputs, objective,
-                       pose_index, read_data, read_model, report)
+from hand_data import (
+    HandData,
+    HandModel,
+    check_jacobian,
+    hand_args,
+    inputs,
+    objective,
+    pose_index,
+    read_data,
+    read_model,
+    report,
+)
 from readers import median_ms
 
 torch.set_default_dtype(torch.float64)

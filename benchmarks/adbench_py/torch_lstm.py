@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 import torch
-
 from cases import timings
 from readers import args, check_indices, fd_check, read_lstm, report
 

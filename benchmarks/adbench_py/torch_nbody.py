@@ -8,10 +8,9 @@ import math
 
 import numpy as np
 import torch
-
 from cases import measure
-from sizespec import spec
 from readers import args
+from sizespec import spec
 
 torch.set_default_dtype(torch.float64)
 DT, EPS2 = 0.01, 0.01

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import torch
-
 from cases import measure
-from sizespec import spec
 from readers import args
+from sizespec import spec
 
 torch.set_default_dtype(torch.float64)
 

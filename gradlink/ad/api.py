@@ -15,13 +15,22 @@ import re
 from dataclasses import dataclass, replace
 
 from gradlink.ad import bypass, custom, rules, split, tape
+from gradlink.ad.derivative import CalleeDerivative, Derivative, Signature
 from gradlink.ad.errors import ADError, DebugLocations, describe
 from gradlink.ad.forward import ForwardCallee, ForwardSynthesis
-from gradlink.ad.reverse import CalleeDerivative, Derivative, ReverseSynthesis, Signature
+from gradlink.ad.reverse import ReverseSynthesis
 from gradlink.analysis import activity, cfg, typeinfo
+from gradlink.analysis.activity import Arg
 from gradlink.ir.model import Function, Instr, Value
+from gradlink.ir.parse import (
+    ParseError,
+    attribute_groups,
+    function_texts,
+    parse_function,
+    parse_type,
+    struct_types,
+)
 from gradlink.ir.printer import label_ref
-from gradlink.ir.parse import ParseError, attribute_groups, function_texts, parse_function, parse_type, struct_types
 from gradlink.ir.types import PTR, Type
 
 MARKERS = {"enzyme_dup", "enzyme_dupnoneed", "enzyme_const", "enzyme_out"}
@@ -293,7 +302,7 @@ class Differentiator:
                            "(__enzyme_fwddiff)")
             items = [(m, v) for m, v in items if m != "enzyme_primal_return"]
         if forward:
-            for j, (marker, v) in enumerate(items):
+            for j, (marker, _) in enumerate(items):
                 if marker == "enzyme_width":
                     if j + 1 >= len(items) or not items[j + 1][1].ref.isdigit():
                         raise fail("enzyme_width must be followed by a constant number of lanes")
@@ -326,7 +335,7 @@ class Differentiator:
                     if not items:
                         raise fail("__enzyme_reverse needs the differential return before the tape")
                     dret = items.pop()[1]
-        kinds: list[str] = []
+        kinds: list[Arg] = []
         args: list[Value] = []
         prologue: list[str] = []
         i = 0
@@ -345,23 +354,23 @@ class Differentiator:
                 if i >= len(items):
                     raise fail(f"{marker} is not followed by a value")
                 _, v = items[i]
-                kind = marker[len("enzyme_"):]
+                kind = Arg(marker[len("enzyme_"):])
             else:
-                active = "dup" if forward else "out"
-                kind = active if p.type.is_float else ("dup" if p.type.is_ptr else "const")
+                active = Arg.DUP if forward else Arg.OUT
+                kind = active if p.type.is_float else (Arg.DUP if p.type.is_ptr else Arg.CONST)
             i += 1
-            if kind == "out" and forward:
+            if kind is Arg.OUT and forward:
                 raise fail(f"enzyme_out for parameter {p.name}: forward mode takes a tangent "
                            "(enzyme_dup value, tangent)")
-            if kind == "out" and not p.type.is_float:
+            if kind is Arg.OUT and not p.type.is_float:
                 raise fail(f"enzyme_out for parameter {p.name} of type {p.type}: only floating "
                            "point values can be active scalars")
             args.append(v if v.type == p.type else self._coerce(v, p.type, fail, prologue))
-            if kind in ("dup", "dupnoneed"):
+            if kind.has_shadow:
                 if not p.type.is_ptr and not (forward and p.type.is_float):
                     raise fail(f"enzyme_{kind} for parameter {p.name} of type {p.type}: reverse "
                                "mode needs a pointer to hold the shadow")
-                for lane in range(width):
+                for _lane in range(width):
                     if i >= len(items) or items[i][0] is not None:
                         raise fail(f"enzyme_{kind} for parameter {p.name} needs "
                                    + ("a shadow argument" if width == 1 else
@@ -778,10 +787,9 @@ class Differentiator:
         ret = str(fn.ret) if req.sig.active_return else "void"
         if not req.sig.active_return:
             ret = str(fn.ret)
-            zero = call.type is not None and call.name is not None
-            if not zero:
+            if call.type is None or call.name is None:
                 return prologue + f"  call {ret} {d.name}({arglist})\n"
-            if not call.type.is_float:  # type: ignore[union-attr]
+            if not call.type.is_float:
                 raise ADError(f"__enzyme_fwddiff of a function without a floating-point result, "
                               f"declared to return {call.type}\n>>> instruction: {call.text}")
             return (prologue + f"  call {ret} {d.name}({arglist})\n"

@@ -189,7 +189,7 @@ class Availability:
         found: dict[str, Induction] = {}
         for header, (pre, latch) in self.counted.items():
             for phi in self.cfg.fn.block(header).phis:
-                inc = dict((blk, v) for v, blk in phi.incoming)
+                inc = {blk: v for v, blk in phi.incoming}
                 start, nxt = inc.get(pre), inc.get(latch)
                 step_ins = self.defs.get(nxt.ref) if nxt is not None else None
                 if start is None or step_ins is None or step_ins.block not in self.cfg.loops[header]:

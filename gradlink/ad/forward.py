@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gradlink.ad import complexops, expr, rules, shadows, tape
-from gradlink.ad.errors import ADError, describe
 from gradlink.ad.derivative import Derivative, Signature
+from gradlink.ad.errors import ADError, describe
 from gradlink.ad.synth import dispatch, primal
 from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, Activity, Arg
 from gradlink.ir.builder import Builder

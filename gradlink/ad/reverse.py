@@ -19,19 +19,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 
 from gradlink.ad import availability, complexops, expr, rules, shadows, tape
 from gradlink.ad.derivative import CalleeDerivative, Derivative, Signature
 from gradlink.ad.errors import ADError, describe
-from gradlink.ad.synth import dispatch, primal, redirect_unwind, stop_with_message
 from gradlink.ad.sourcing import PrimalSources, record_name
+from gradlink.ad.synth import dispatch, primal, redirect_unwind, stop_with_message
 from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS, Activity, Arg
-from gradlink.analysis.typeinfo import TypeAnalysis
 from gradlink.analysis.cfg import CFG
+from gradlink.analysis.typeinfo import TypeAnalysis
 from gradlink.ir.builder import Builder, InsertPoint, float_literal
 from gradlink.ir.model import Block, Function, Instr, Param, Value
-from gradlink.ir.printer import define_line, label_ref, print_blocks, string_constant
+from gradlink.ir.printer import define_line, print_blocks, string_constant
 from gradlink.ir.types import I1, I8, I32, I64, PTR, VOID, Type, float_type
 
 _ALIGN = re.compile(r",\s*align (\d+)")
@@ -547,7 +546,9 @@ class ReverseSynthesis(PrimalSources):
                 body = self.cfg.loops[header]
                 count = self._count_names(header)[1]
                 if not set(preds) <= body:         # entered from outside the loop too: count 0
-                    count = self._edge_phi(label, preds, lambda k, p: count if p in body else "0",
+                    inside = {p: count if p in body else "0" for p in preds}
+                    # called within _edge_phi, while inside is this iteration's
+                    count = self._edge_phi(label, preds, lambda k, p: inside[p],  # noqa: B023
                                            "exitcount", I64)
                 pushes.append(Value(I64, count))
             pushes += self._loop_slot_pushes(label, preds)

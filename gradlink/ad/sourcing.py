@@ -11,14 +11,15 @@ tells (``_branch_join``) and allocations the reverse sweep frees are decided her
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable
+
 from gradlink.ad import availability, tape
 from gradlink.analysis.activity import Activity
 from gradlink.analysis.cfg import CFG
 from gradlink.ir.builder import Builder, InsertPoint
 from gradlink.ir.model import Block, Function, Instr, Value
 from gradlink.ir.types import I32, I64, Type, size_of
+
 
 class PrimalSources:
     """Mixin of ReverseSynthesis, which holds the state these methods use (declared here)."""
@@ -251,7 +252,9 @@ class PrimalSources:
             for ref, slot in self.loop_slots[header].items():
                 val = ref
                 if not set(preds) <= body:           # entered from elsewhere too: no value then
-                    val = self._edge_phi(label, preds, lambda k, p: ref if p in body else "poison",
+                    inside = {p: ref if p in body else "poison" for p in preds}
+                    # called within _edge_phi, while inside is this iteration's
+                    val = self._edge_phi(label, preds, lambda k, p: inside[p],  # noqa: B023
                                          "lsv", slot.type)
                 out.append(Value(slot.type, val))
         return out

@@ -56,11 +56,11 @@ def float_literal(x: float, t: Type) -> str:
     """A constant of float type t (splat for vectors), exactly representable as LLVM prints it."""
     s = t.scalar
     if s.name == "double":
-        lit = "0x%016X" % struct.unpack("<Q", struct.pack("<d", x))[0]
+        lit = "0x{:016X}".format(struct.unpack("<Q", struct.pack("<d", x))[0])
     elif s.name == "float":
         # float constants are written as the double of the same value
         f = struct.unpack("<f", struct.pack("<f", x))[0]
-        lit = "0x%016X" % struct.unpack("<Q", struct.pack("<d", f))[0]
+        lit = "0x{:016X}".format(struct.unpack("<Q", struct.pack("<d", f))[0])
     else:
         raise ValueError(f"no literal for {s}")
     return f"splat ({s} {lit})" if t.kind == "vector" else lit

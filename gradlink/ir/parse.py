@@ -451,7 +451,7 @@ def parse_function(text: str) -> Function:
     for raw in lines[1:]:
         line = raw.rstrip()
         stripped = line.strip()
-        if not stripped or stripped.startswith(";") or stripped.startswith("#dbg_"):
+        if not stripped or stripped.startswith((";", "#dbg_")):
             continue
         if stripped == "}":
             break
