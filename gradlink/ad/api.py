@@ -21,7 +21,7 @@ from gradlink.ad.forward import ForwardCallee, ForwardSynthesis
 from gradlink.ad.reverse import ReverseSynthesis
 from gradlink.analysis import activity, cfg, typeinfo
 from gradlink.analysis.activity import Arg
-from gradlink.ir.model import Function, Instr, Value
+from gradlink.ir.model import Function, Instr, Param, Value
 from gradlink.ir.parse import (
     ParseError,
     attribute_groups,
@@ -680,15 +680,12 @@ class Differentiator:
         assert pair is not None
         fn = self.function(req.target)
         base = req.target.lstrip("@").strip('"')
-        params, names = [], []
-        for k, a in enumerate(req.args):
-            params.append(f"{a.type} %a{k}")
-            names.append(f"{a.type} %a{k}")
+        params = [Param(a.type, f"%a{k}") for k, a in enumerate(req.args)]
         if entry == "__enzyme_augmentfwd":
             shape = self._augment_shape(call, fn.ret, req.tape is not None)
             wrap = f'@"gl.augwrap.{base}.{req.sig.key()}.{shape}"'
-            self.split_wrappers[wrap] = split.augment_wrapper(wrap, pair.aug, str(fn.ret), params,
-                                                            names, shape)
+            self.split_wrappers[wrap] = split.augment_wrapper(wrap, pair.aug, fn.ret, params,
+                                                            shape)
             mem = str(req.tape) if req.tape is not None else "ptr null"
             argl = ", ".join([*(str(a) for a in req.args), mem])
             rtype = "ptr" if shape == "tape" else str(call.type)
@@ -700,7 +697,7 @@ class Differentiator:
             raise ADError(f"__enzyme_reverse without a tape\n>>> instruction: {call.text}")
         ret = str(pair.ret) if pair.ret is not None else "void"
         wrap = f'@"gl.revwrap.{base}.{req.sig.key()}"'
-        self.split_wrappers[wrap] = split.reverse_wrapper(wrap, pair.rev, ret, params, names)
+        self.split_wrappers[wrap] = split.reverse_wrapper(wrap, pair.rev, pair.ret, params)
         argl = ", ".join([*(str(a) for a in req.args), str(req.tape)])
         if call.name is None or call.type is None or pair.ret is None:
             line = f"  call {ret} {wrap}({argl})\n"

@@ -11,108 +11,102 @@ enzyme_tape p`` it lives in the caller's memory, else it is malloc'ed and freed 
 
 from __future__ import annotations
 
+from gradlink.ad import tape
+from gradlink.ir.builder import LIBRARY, Builder
+from gradlink.ir.model import Param, Value
+from gradlink.ir.printer import declaration, define_line, print_blocks
+from gradlink.ir.types import I32, I64, PTR, Type
+
 TAPE_OBJECT_SIZE = 32
-_FIELDS = '{ ptr, i64, i64, i64 }'
-
-DECLS = {
-    "@malloc": "declare ptr @malloc(i64)",
-    "@free": "declare void @free(ptr)",
-}
+_FIELDS = Type("struct", fields=(PTR, I64, I64, I64))     # base, top, capacity, owned
+_NAMES = ("base", "top", "cap")
 
 
-def _save(prefix: str) -> list[str]:
-    return [f'  %{prefix}.base = load ptr, ptr @"gl.tape.base"',
-            f'  %{prefix}.top = load i64, ptr @"gl.tape.top"',
-            f'  %{prefix}.cap = load i64, ptr @"gl.tape.cap"']
+def _field(b: Builder, obj: Value, k: int) -> Value:
+    return b.gep(_FIELDS, obj, [Value(I32, "0"), Value(I32, str(k))], name=f"%f{k}")
 
 
-def _restore(prefix: str) -> list[str]:
-    return [f'  store ptr %{prefix}.base, ptr @"gl.tape.base"',
-            f'  store i64 %{prefix}.top, ptr @"gl.tape.top"',
-            f'  store i64 %{prefix}.cap, ptr @"gl.tape.cap"']
+def _save(b: Builder, prefix: str) -> list[Value]:
+    return [b.load(t, g, name=f"%{prefix}.{n}") for (g, t), n in zip(tape.STATE, _NAMES)]
 
 
-def augment_wrapper(name: str, aug: str, ret: str, params: list[str], args: list[str],
+def _restore(b: Builder, values: list[Value]) -> None:
+    for (g, _), v in zip(tape.STATE, values):
+        b.store(v, g)
+
+
+def augment_shape_type(shape: str, ret: Type) -> Type:
+    """The wrapper's result type for a shape (see augment_wrapper)."""
+    return {"tape": PTR, "tape+primal": Type("struct", fields=(PTR, ret)),
+            "primal": Type("struct", fields=(ret,)),
+            "primal+tape": Type("struct", fields=(ret, PTR)), "primal-scalar": ret}[shape]
+
+
+def augment_wrapper(name: str, aug: str, ret: Type, params: list[Param],
                     shape: str = "tape") -> str:
     """name(params..., ptr %mem): run ``aug`` on a fresh stack and return, by ``shape``, the
     tape object (in %mem when it is not null), ``{ptr tape, ret primal}`` ("tape+primal", as
     Enzyme returns it when the call is declared so), or ``{ret primal}`` ("primal": the caller
     gave the tape memory; "primal-scalar" when C's ABI returns that struct as the value)."""
-    keep = shape != "tape"
-    call = f"  {'%prim = ' if keep else ''}call {ret} {aug}({', '.join(args)})"
-    result = {"tape": "ptr", "tape+primal": f"{{ ptr, {ret} }}", "primal": f"{{ {ret} }}",
-              "primal+tape": f"{{ {ret}, ptr }}", "primal-scalar": ret}[shape]
+    b = Builder(prefix="w")
+    mem = Value(PTR, "%mem")
+    entry = b.block("entry")
+    old = _save(b, "old")
+    _restore(b, [Value(PTR, "null"), Value(I64, "0"), Value(I64, "0")])
+    args = [Value(p.type, p.name) for p in params]
+    prim = b.call(aug, args, ret, name="%prim", discard=shape == "tape")
+    new = _save(b, "new")
+    _restore(b, old)
+    given = b.icmp("ne", mem, Value(PTR, "null"), name="%given")
+    b.cond_br(given, "store", "alloc")
+    alloc = b.block("alloc")
+    fresh = b.call_value("@malloc", [Value(I64, str(TAPE_OBJECT_SIZE))], PTR, name="%fresh")
+    b.br("store")
+    store = b.block("store")
+    obj = b.phi(PTR, [(mem, "entry"), (fresh, "alloc")], name="%obj")
+    owned = b.select(given, Value(I64, "0"), Value(I64, "1"), name="%owned")
+    for k, v in enumerate([*new, owned]):
+        b.store(v, _field(b, obj, k))
+    result = augment_shape_type(shape, ret)
     if shape == "tape":
-        tail = ["  ret ptr %obj"]
-    elif shape == "tape+primal":
-        tail = [f"  %r0 = insertvalue {result} poison, ptr %obj, 0",
-                f"  %r1 = insertvalue {result} %r0, {ret} %prim, 1", f"  ret {result} %r1"]
-    elif shape == "primal+tape":
-        tail = [f"  %r0 = insertvalue {result} poison, {ret} %prim, 0",
-                f"  %r1 = insertvalue {result} %r0, ptr %obj, 1", f"  ret {result} %r1"]
-    elif shape == "primal":
-        tail = [f"  %r0 = insertvalue {result} poison, {ret} %prim, 0", f"  ret {result} %r0"]
+        b.ret(obj)
+    elif shape == "primal-scalar":
+        assert prim is not None
+        b.ret(prim)
     else:
-        tail = [f"  ret {ret} %prim"]
-    return "\n".join([
-        f"define internal {result} {name}({', '.join([*params, 'ptr %mem'])}) {{",
-        "entry:",
-        *_save("old"),
-        '  store ptr null, ptr @"gl.tape.base"',
-        '  store i64 0, ptr @"gl.tape.top"',
-        '  store i64 0, ptr @"gl.tape.cap"',
-        call,
-        *_save("new"),
-        *_restore("old"),
-        "  %given = icmp ne ptr %mem, null",
-        "  br i1 %given, label %store, label %alloc",
-        "alloc:",
-        f"  %fresh = call ptr @malloc(i64 {TAPE_OBJECT_SIZE})",
-        "  br label %store",
-        "store:",
-        "  %obj = phi ptr [ %mem, %entry ], [ %fresh, %alloc ]",
-        "  %owned = select i1 %given, i64 0, i64 1",
-        f"  %f0 = getelementptr {_FIELDS}, ptr %obj, i32 0, i32 0",
-        "  store ptr %new.base, ptr %f0",
-        f"  %f1 = getelementptr {_FIELDS}, ptr %obj, i32 0, i32 1",
-        "  store i64 %new.top, ptr %f1",
-        f"  %f2 = getelementptr {_FIELDS}, ptr %obj, i32 0, i32 2",
-        "  store i64 %new.cap, ptr %f2",
-        f"  %f3 = getelementptr {_FIELDS}, ptr %obj, i32 0, i32 3",
-        "  store i64 %owned, ptr %f3",
-        *tail,
-        "}",
-    ]) + "\n"
+        assert prim is not None
+        order = {"tape+primal": [obj, prim], "primal+tape": [prim, obj], "primal": [prim]}[shape]
+        agg = Value(result, "poison")
+        for k, v in enumerate(order):
+            agg = b.insertvalue(agg, v, [k], name=f"%r{k}")
+        b.ret(agg)
+    return print_blocks(define_line(name, result, [*params, Param(PTR, "%mem")]),
+                        [entry, alloc, store]) + "\n"
 
 
-def reverse_wrapper(name: str, rev: str, ret: str, params: list[str], args: list[str]) -> str:
+def reverse_wrapper(name: str, rev: str, ret: Type | None, params: list[Param]) -> str:
     """ret name(params..., ptr %obj): run ``rev`` on the tape object's stack, then free it."""
-    result = "%res = " if ret != "void" else ""
-    return "\n".join([
-        f"define internal {ret} {name}({', '.join([*params, 'ptr %obj'])}) {{",
-        "entry:",
-        *_save("old"),
-        f"  %f0 = getelementptr {_FIELDS}, ptr %obj, i32 0, i32 0",
-        "  %t.base = load ptr, ptr %f0",
-        f"  %f1 = getelementptr {_FIELDS}, ptr %obj, i32 0, i32 1",
-        "  %t.top = load i64, ptr %f1",
-        f"  %f2 = getelementptr {_FIELDS}, ptr %obj, i32 0, i32 2",
-        "  %t.cap = load i64, ptr %f2",
-        '  store ptr %t.base, ptr @"gl.tape.base"',
-        '  store i64 %t.top, ptr @"gl.tape.top"',
-        '  store i64 %t.cap, ptr @"gl.tape.cap"',
-        f"  {result}call {ret} {rev}({', '.join(args)})",
-        '  %used = load ptr, ptr @"gl.tape.base"',
-        "  call void @free(ptr %used)",
-        *_restore("old"),
-        f"  %f3 = getelementptr {_FIELDS}, ptr %obj, i32 0, i32 3",
-        "  %owned = load i64, ptr %f3",
-        "  %mine = icmp ne i64 %owned, 0",
-        "  br i1 %mine, label %release, label %done",
-        "release:",
-        "  call void @free(ptr %obj)",
-        "  br label %done",
-        "done:",
-        f"  ret {ret} %res" if ret != "void" else "  ret void",
-        "}",
-    ]) + "\n"
+    b = Builder(prefix="w")
+    obj = Value(PTR, "%obj")
+    entry = b.block("entry")
+    old = _save(b, "old")
+    held = [b.load(t, _field(b, obj, k), name=f"%t.{n}")
+            for k, ((_, t), n) in enumerate(zip(tape.STATE, _NAMES))]
+    _restore(b, held)
+    res = b.call(rev, [Value(p.type, p.name) for p in params], ret, name="%res")
+    used = b.load(PTR, tape.BASE, name="%used")
+    b.call("@free", [used], None)
+    _restore(b, old)
+    owned = b.load(I64, _field(b, obj, 3), name="%owned")
+    mine = b.icmp("ne", owned, Value(I64, "0"), name="%mine")
+    b.cond_br(mine, "release", "done")
+    release = b.block("release")
+    b.call("@free", [obj], None)
+    b.br("done")
+    done = b.block("done")
+    b.ret(res)
+    return print_blocks(define_line(name, ret, [*params, Param(PTR, "%obj")]),
+                        [entry, release, done]) + "\n"
+
+
+DECLS = {n: declaration(n, *LIBRARY[n]) for n in ("@malloc", "@free")}

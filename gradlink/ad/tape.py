@@ -11,7 +11,15 @@ from __future__ import annotations
 
 import re
 
-from gradlink.ir.types import Type, size_of
+from gradlink.ir.model import Value
+from gradlink.ir.types import I64, PTR, Type, size_of
+
+# The stack's state, thread-local globals of the runtime below: what a split-mode tape object
+# saves and restores (gradlink.ad.split)
+BASE = Value(PTR, '@"gl.tape.base"')        # ptr: the buffer
+TOP = Value(PTR, '@"gl.tape.top"')          # i64: bytes in use
+CAP = Value(PTR, '@"gl.tape.cap"')          # i64: bytes allocated
+STATE = ((BASE, PTR), (TOP, I64), (CAP, I64))
 
 # Type-based alias metadata of the tape's own memory: its bookkeeping (base, top, capacity)
 # and the bytes pushed on it are different types of one TBAA root, so the optimizer knows a
