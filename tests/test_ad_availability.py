@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from toolchain import compile_c, have, link, sh
 
-from gradlink.ad import api, availability
+from gradlink.ad import availability, module
 from gradlink.analysis import cfg
 from gradlink.ir.parse import function_texts, parse_function
 
@@ -180,10 +180,10 @@ def test_unchanged_inputs_are_reloaded_across_calls(built: tuple[Path, Path]) ->
 
 def test_memory_attributes_give_the_parameters_written() -> None:
     fn = parse_function("define void @g(ptr readonly %a, ptr %b, i32 %n) {\nentry:\n  ret void\n}")
-    assert api.memory_written_params("read", fn) == set()
-    assert api.memory_written_params("argmem: readwrite", fn) == {1}
-    assert api.memory_written_params("readwrite, inaccessiblemem: none", fn) is None
-    assert api.memory_written_params("read, argmem: readwrite, inaccessiblemem: write", fn) == {1}
+    assert module.memory_written_params("read", fn) == set()
+    assert module.memory_written_params("argmem: readwrite", fn) == {1}
+    assert module.memory_written_params("readwrite, inaccessiblemem: none", fn) is None
+    assert module.memory_written_params("read, argmem: readwrite, inaccessiblemem: write", fn) == {1}
 
 
 def _tree_loss(p: list[float], depth: int = 3) -> float:

@@ -206,8 +206,9 @@ class Builder:
         self.insert(Instr("select", res, a.type, [c, a, b]))
         return Value(a.type, res)
 
-    def cast(self, op: str, a: Value, to: Type, hint: str | None = None) -> Value:
-        res = self.fresh(hint or op)
+    def cast(self, op: str, a: Value, to: Type, hint: str | None = None,
+             name: str | None = None) -> Value:
+        res = self._result(name, hint or op)
         self.insert(Instr(op, res, to, [a]))
         return Value(to, res)
 
@@ -256,8 +257,9 @@ class Builder:
         self.insert(Instr("extractelement", res, t, [vec, idx]))
         return Value(t, res)
 
-    def insertelement(self, vec: Value, elt: Value, idx: Value, hint: str = "ins") -> Value:
-        res = self.fresh(hint)
+    def insertelement(self, vec: Value, elt: Value, idx: Value, hint: str = "ins",
+                      name: str | None = None) -> Value:
+        res = self._result(name, hint)
         self.insert(Instr("insertelement", res, vec.type, [vec, elt, idx]))
         return Value(vec.type, res)
 

@@ -1,0 +1,84 @@
+"""The module after a round of AD: the callers' rewritten texts in place of their old ones, the
+program's activity markers defined (weak zeros, so programs declaring them extern link), then
+the derivatives, their helpers and wrappers, the tape runtime and the declarations they use,
+each added once (an earlier round of nested derivatives may have added it already)."""
+
+from __future__ import annotations
+
+import re
+
+from gradlink.ad import split, tape
+from gradlink.ad.derivative import Derivative
+from gradlink.ir.types import Type
+
+_EXTERNAL_MARKER = re.compile(r'^(@"?enzyme_(?:dup|dupnoneed|const|out|allocated|tape)"?) = '
+                              r'external (?:dso_local )?global i32(.*)$', re.M)
+
+
+def reaching_requests(fns: dict[str, str]) -> set[str]:
+    """Functions whose body, or a callee's, still calls an Enzyme entry point."""
+    callees = {name: set(re.findall(r"\bcall\b[^@\n]*(@\"[^\"]+\"|@[-a-zA-Z$._0-9]+)\(", text))
+               for name, text in fns.items()}
+    reach = {name for name, text in fns.items() if re.search(r"@__enzyme_\w+\(", text)}
+    changed = True
+    while changed:
+        changed = False
+        for name, cs in callees.items():
+            if name not in reach and cs & reach:
+                reach.add(name)
+                changed = True
+    return reach
+
+
+def assemble(module_text: str, fns: dict[str, str], new_texts: dict[str, str],
+             derivatives: list[Derivative], split_wrappers: dict[str, str],
+             custom_wrappers: dict[str, str], custom_tape_types: set[Type]) -> str:
+    out = module_text
+    for name, text in new_texts.items():
+        out = out.replace(fns[name], text)
+    out = _EXTERNAL_MARKER.sub(r"\1 = weak global i32 0\2", out)
+    return out + _appendix(out, derivatives, split_wrappers, custom_wrappers, custom_tape_types)
+
+
+def _appendix(module_text: str, derivatives: list[Derivative], split_wrappers: dict[str, str],
+              custom_wrappers: dict[str, str], custom_tape_types: set[Type]) -> str:
+    parts = ["\n"]
+    types: set[Type] = set()
+    decls: dict[str, str] = {}
+    helpers: dict[str, str] = {}
+    ttypes: set[Type] = set()
+    for d in derivatives:
+        if d.text:
+            parts.append(d.text + "\n")
+        types |= d.tape_types
+        ttypes |= d.tangent_tape_types
+        decls.update(d.declarations)
+        helpers.update(d.helpers)
+
+    def new(name: str) -> bool:
+        """Not defined yet (an earlier round of nested derivatives may have added it)."""
+        return re.search(rf"^(define[^\n]*{re.escape(name)}\(|{re.escape(name)} = )",
+                         module_text, re.M) is None
+
+    parts.extend(t for n, t in helpers.items() if new(n))
+    parts.extend(t for n, t in split_wrappers.items() if new(n))
+    parts.extend(t for n, t in custom_wrappers.items() if new(n))
+    types |= custom_tape_types
+    if split_wrappers:
+        decls.update(split.DECLS)
+    if (types or split_wrappers) and '@"gl.tape.base" =' not in module_text:
+        parts.append(tape.runtime())
+    if types or split_wrappers or ttypes:
+        decls.update(tape.RUNTIME_DECLS)
+    for t in sorted(types, key=str):
+        if new(tape.push_fn(t)):
+            parts.append(tape.accessors(t))
+    if ttypes and f'@"{tape.TANGENT_PREFIX}.base" =' not in module_text:
+        parts.append(tape.runtime(tape.TANGENT_PREFIX))
+    for t in sorted(ttypes, key=str):
+        if new(tape.push_fn(t, "tpush")):
+            parts.append(tape.accessors(t, tangent=True))
+    for name, line in decls.items():
+        if not re.search(rf"^(declare|define)[^\n]*{re.escape(name)}\(", module_text, re.M):
+            parts.append(line + "\n")
+    return "".join(parts)

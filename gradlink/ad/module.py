@@ -1,0 +1,105 @@
+"""What the AD reads of the module it differentiates: its functions (parsed on demand), named
+struct types, metadata, attribute groups, debug locations and derivative registrations, and
+the facts derived from them that synthesis asks for: the targets an indirect call may reach,
+the parameters a function may write through, the target attributes a derivative inherits.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gradlink.ad import custom
+from gradlink.ad.errors import ADError, DebugLocations
+from gradlink.ir.model import Function, Instr
+from gradlink.ir.parse import ParseError, attribute_groups, function_texts, parse_function, struct_types
+from gradlink.ir.types import Type
+
+_MD_TUPLE = re.compile(r"^(!\d+) = (?:distinct )?!\{(.*)\}\s*$", re.M)
+_ADDRESS = re.compile(r'(@"[^"]+"|@[-a-zA-Z$._0-9]+)(?![-a-zA-Z$._0-9"])(?!\s*\()')
+
+
+class ModuleInfo:
+    def __init__(self, module_text: str) -> None:
+        self.text = module_text
+        self.fns = function_texts(module_text)
+        self.locations = DebugLocations(module_text)
+        self.attr_groups = attribute_groups(module_text)
+        self.structs: dict[str, Type] = struct_types(module_text)
+        self.metadata = {m.group(1): m.group(2) for m in _MD_TUPLE.finditer(module_text)}
+        self.registry = custom.read_registry(module_text)
+        self.parsed: dict[str, Function] = {}
+        self._address_taken: set[str] | None = None
+
+    def function(self, name: str) -> Function:
+        if name not in self.parsed:
+            try:
+                self.parsed[name] = parse_function(self.fns[name])
+            except ParseError as e:
+                raise ADError(f"cannot read the IR of {name.lstrip('@')}: {e}") from None
+        return self.parsed[name]
+
+    def existing(self, name: str) -> bool:
+        """Defined by an earlier round of this link (nested derivatives). LLVM prints names
+        like gl.diffe.f without quotes, so both spellings are looked up."""
+        return name in self.fns or name.replace('"', "") in self.fns
+
+    def indirect_targets(self, ins: Instr) -> list[str]:
+        """The functions an indirect call may reach: those of the module whose address is taken
+        (named anywhere but as a callee) with the call's parameter and result types."""
+        if self._address_taken is None:
+            self._address_taken = {m.group(1) for m in _ADDRESS.finditer(self.text)
+                                   if m.group(1) in self.fns}
+        out = []
+        for name in sorted(self._address_taken):
+            fn = self.function(name)
+            if [p.type for p in fn.params] == [v.type for v in ins.operands] and \
+                    str(fn.ret) == str(ins.type or "void") and "..." not in fn.header:
+                out.append(name)
+        return out
+
+    def writes(self, callee: str) -> set[int] | None:
+        """The parameters a function of the module may write through, from LLVM's attribute
+        inference: none for ``memory(read)``; for ``memory(argmem: readwrite)`` those not
+        marked readonly/readnone; None (anything) otherwise, or for registered derivatives."""
+        if callee not in self.fns or callee in self.registry.gradients:
+            return None
+        fn = self.function(callee)
+        for group in re.findall(r"#\d+", fn.attrs):
+            m = re.search(r"\bmemory\(([^)]*)\)", self.attr_groups.get(group, ""))
+            if m:
+                return memory_written_params(m.group(1), fn)
+        return None
+
+    def target_attrs(self, fn: Function) -> str:
+        """Target attributes (and the personality, for bodies with landing pads) of fn."""
+        out = []
+        m = re.search(r"\bpersonality (ptr (?:@\"[^\"]*\"|@[-a-zA-Z$._0-9]+))", fn.header)
+        personality = f"personality {m.group(1)}" if m else ""
+        for group in re.findall(r"#\d+", fn.attrs):
+            body = self.attr_groups.get(group, "")
+            for key in ("target-cpu", "target-features", "tune-cpu"):
+                m = re.search(rf'"{key}"="[^"]*"', body)
+                if m:
+                    out.append(m.group(0))
+        if personality:
+            out.append(personality)        # after the attributes, as LLVM's grammar wants
+        return " ".join(out) + (" " if out else "")
+
+
+def memory_written_params(spec: str, fn: Function) -> set[int] | None:
+    """From the contents of a ``memory(...)`` attribute: which parameters fn may write through
+    (inaccessible memory and errno aside), or None when it may write other memory too."""
+    default = "none"                 # memory(argmem: readwrite): the rest is not accessed
+    access = {}
+    for item in (x.strip() for x in spec.split(",")):
+        loc, colon, acc = item.partition(":")
+        if colon:
+            access[loc.strip()] = acc.strip()
+        else:
+            default = item
+    if access.get("other", default) not in ("none", "read"):
+        return None
+    if access.get("argmem", default) in ("none", "read"):
+        return set()
+    return {i for i, p in enumerate(fn.params) if p.type.is_ptr and
+            not re.search(r"\b(readonly|readnone)\b", p.attrs)}
