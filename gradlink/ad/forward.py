@@ -10,11 +10,10 @@ Calls of defined functions use their own forward derivative, returning {primal, 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gradlink.ad import complexops, expr, rules, shadows, tape
+from gradlink.ad import complexops, expr, rules, shadows, structural, tape
 from gradlink.ad.derivative import Derivative, Signature
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.synth import dispatch, primal
@@ -23,11 +22,6 @@ from gradlink.ir.builder import Builder
 from gradlink.ir.model import Block, Function, Instr, Param, Value
 from gradlink.ir.printer import define_line, print_blocks
 from gradlink.ir.types import I1, I8, I64, PTR, Type
-
-_REDUCE_FADD = "@llvm.vector.reduce.fadd"
-STRUCTURAL_FORWARD = {"phi", "load", "fpext", "fptrunc", "bitcast", "freeze", "select",
-                      "extractelement", "insertelement", "shufflevector", "extractvalue",
-                      "insertvalue"}
 
 
 @dataclass
@@ -214,7 +208,7 @@ class ForwardSynthesis:
                     if val.ref in self.act.shadowed:
                         self.b.store(Value(PTR, self.sh(val, ins, k)), self.sh(ptr, ins, k))
                 elif val.type.has_float or self.varied(val):
-                    self.b.store(self.t_or_zero(val, k), self.sh(ptr, ins, k), _align(ins))
+                    self.b.store(self.t_or_zero(val, k), self.sh(ptr, ins, k), structural.align_of(ins))
         elif (self.varied(val) or val.ref in self.act.shadowed) and \
                 not rules.is_inactive_memory(ptr.ref, self.defs):
             raise self.fail(ins, f"an active value is stored through {ptr.ref}, which has no "
@@ -278,45 +272,23 @@ class ForwardSynthesis:
             raise self.fail(ins, f"cannot make a shadow for '{op}'")
 
     def _tangent(self, ins: Instr) -> None:
-        if self._rule_of(ins) is not None and ins.opcode not in STRUCTURAL_FORWARD:
+        moves = structural.lookup(ins)
+        if moves is None and ins.opcode != "phi" and self._rule_of(ins) is not None:
             self._rule_tangent(ins)
             return
         for k in self.lanes:
-            self._tangent_lane(ins, k)
+            self._tangent_lane(ins, k, moves)
 
-    def _tangent_lane(self, ins: Instr, k: int) -> None:
-        b, op = self.b, ins.opcode
+    def _tangent_lane(self, ins: Instr, k: int, moves: structural.Structural | None) -> None:
         name = self.tangent_ref(ins.name, k)  # type: ignore[arg-type]
         t = ins.type
         assert t is not None
-        if op == "phi":
+        if ins.opcode == "phi":
             # phis must stay at the top of the block: emitted right after the primal phi
-            b.phi(t, [(self.t_or_zero(v, k), blk) for v, blk in ins.incoming], name=name)
+            self.b.phi(t, [(self.t_or_zero(v, k), blk) for v, blk in ins.incoming], name=name)
             return
-        if op == "load":
-            b.load(t, self.sh(ins.operands[0], ins, k), _align(ins), name=name)
-            return
-        if op in ("fpext", "fptrunc", "bitcast", "freeze", "select", "extractelement",
-                  "insertelement", "shufflevector", "extractvalue", "insertvalue"):
-            # the same operation on the tangents (conditions, indices and masks as they are)
-            moved = _MOVED.get(op, (0,))
-            ops = [self.t_or_zero(v, k) if i in moved else v for i, v in enumerate(ins.operands)]
-            b.copy(ins, name=name, operands=ops, flags=())
-            return
-        if complexops.is_complex_op(ins):
-            elem = ins.operands[0].type
-            dots = {w: self.t(v, k) for w, v in zip(complexops.OPERANDS, ins.operands)}
-            result = ins.value if complexops.reads_result(ins) else None
-            agg = Value(t, "poison")
-            for i, tv in enumerate(complexops.tangents(b, ins, list(ins.operands), result, dots)):
-                nxt = name if i == 1 else b.fresh("ct")
-                agg = b.insertvalue(agg, Value(elem, (tv or b.zero(elem)).ref), [i], name=nxt)
-            return
-        if op == "call" and ins.callee.startswith(_REDUCE_FADD):
-            start, vec = ins.operands
-            red = b.call_value(ins.callee, [self.t_or_zero(start, k), self.t_or_zero(vec, k)], t,
-                               hint="red")
-            b.binop("fadd", red, b.zero(t), name=name)
+        if moves is not None and moves.tangent is not None:
+            moves.tangent(self, ins, k, name)
             return
         raise self.fail(ins, f"no derivative rule for '{ins.opcode}'"
                         + (f" calling {ins.callee}" if ins.callee else ""))
@@ -462,16 +434,3 @@ class ForwardSynthesis:
         for k in self.lanes:
             lane = self.sh(Value(t, ins.name), ins, k) if t.is_ptr else self.tangent_ref(ins.name, k)
             self.b.extractvalue(pair, [k + 1], t, name=lane)
-
-
-# structural opcodes: which operands' tangents the tangent operation takes (the others, such as
-# conditions, indices and masks, stay as they are)
-_MOVED = {"select": (1, 2), "insertelement": (0, 1), "shufflevector": (0, 1),
-          "insertvalue": (0, 1)}
-
-
-def _align(ins: Instr) -> int:
-    m = re.search(r",\s*align (\d+)", ins.text)
-    return int(m.group(1)) if m else 0
-
-

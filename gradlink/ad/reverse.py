@@ -20,10 +20,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from gradlink.ad import availability, complexops, expr, rules, shadows, tape
+from gradlink.ad import availability, expr, rules, shadows, structural, tape
 from gradlink.ad.derivative import CalleeDerivative, Derivative, Signature
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.sourcing import PrimalSources, record_name
+from gradlink.ad.structural import ACCUMULATE
 from gradlink.ad.synth import dispatch, primal, redirect_unwind, stop_with_message
 from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS, Activity, Arg
 from gradlink.analysis.cfg import CFG
@@ -33,14 +34,7 @@ from gradlink.ir.model import Block, Function, Instr, Param, Value
 from gradlink.ir.printer import define_line, print_blocks, string_constant
 from gradlink.ir.types import I1, I8, I32, I64, PTR, VOID, Type, float_type
 
-_ALIGN = re.compile(r",\s*align (\d+)")
-_REDUCE_MINMAX = ("@llvm.vector.reduce.fmax", "@llvm.vector.reduce.fmin",
-                  "@llvm.vector.reduce.fmaximum", "@llvm.vector.reduce.fminimum")
 _UNWIND_MESSAGE = "gradlink: an exception was thrown inside a differentiated function\n"
-# Sums of adjoint contributions may be reassociated (and contracted into fmas): their order is
-# the synthesis's choice, not the program's; it lets the optimizer vectorize the reductions a
-# reverse loop turns reads of one value into.
-ACCUMULATE = "reassoc contract"
 
 
 class ReverseSynthesis(PrimalSources):
@@ -184,6 +178,10 @@ class ReverseSynthesis(PrimalSources):
             self._types = TypeAnalysis(self.fn, self.structs)
         return self._types
 
+    def shadow_in_reverse(self, ptr: Value) -> Value:
+        """The shadow of pointer ptr as available in the current reverse block."""
+        return self._sh_value(ptr)
+
     def _sh_value(self, v: Value) -> Value:
         """The shadow of pointer v as available in the current reverse block."""
         ref = self.shadow_ref(v.ref)
@@ -326,17 +324,11 @@ class ReverseSynthesis(PrimalSources):
 
     def _rule_inputs(self, ins: Instr) -> list[Value]:
         """Primal values the adjoint of ins reads."""
-        op = ins.opcode
-        if op == "select":
-            return [ins.operands[0]]
-        if op in ("extractelement", "insertelement"):
-            return [ins.operands[-1]]
-        if op in ("fpext", "fptrunc", "phi", "shufflevector", "freeze", "fneg", "load"):
+        if ins.opcode in ("phi", "fneg"):
             return []
-        if op == "call" and ins.callee.startswith(_REDUCE_MINMAX):
-            return [ins.operands[0], ins.value]  # type: ignore[list-item]
-        if complexops.is_complex_op(ins):
-            return list(ins.operands) + ([ins.value] if complexops.reads_result(ins) else [])  # type: ignore[list-item]
+        moves = structural.lookup(ins)
+        if moves is not None:
+            return moves.reads(ins)
         rule = self._rule(ins)
         if rule is None:
             return []
@@ -712,8 +704,7 @@ class ReverseSynthesis(PrimalSources):
             return          # the shadow lives on until the reverse sweep reaches the allocation
         if rules.rule_for_call(callee) is not None or rules.is_inactive_call(callee):
             return
-        if callee.startswith("@llvm.vector.reduce.fadd") or callee.startswith(_REDUCE_MINMAX) or \
-                complexops.is_complex_op(ins):
+        if structural.lookup(ins) is not None:       # reductions, complex arithmetic
             return
         if touches or self.active(ins.name):
             what = f"function {callee.lstrip('@')}" if callee.startswith("@") else "an indirect call"
@@ -843,79 +834,11 @@ class ReverseSynthesis(PrimalSources):
             return
         t = self.adj_type(ins.value)  # type: ignore[arg-type]
         g = self.take_adjoint(ins.name, t)  # type: ignore[arg-type]
-        if complexops.is_complex_op(ins):
-            self._reverse_complex(ins, g)
+        moves = structural.lookup(ins)
+        if moves is not None and moves.adjoint is not None:
+            moves.adjoint(self, ins, g)
             return
-        if op == "load":
-            ptr = ins.operands[0]
-            sh = self.env.get(self.shadow_ref(ptr.ref), Value(ptr.type, self.shadow_ref(ptr.ref)))
-            align = _align(ins.text)
-            old = self.b.load(t, sh.ref, align, hint="m")
-            new = self.b.binop("fadd", old, g, ACCUMULATE)
-            self.b.store(new, sh.ref, align)
-        elif op == "bitcast":
-            self.add_adjoint(ins.operands[0], g)
-        elif op in ("fpext", "fptrunc"):
-            src = ins.operands[0]
-            self.add_adjoint(src, self.b.cast("fptrunc" if op == "fpext" else "fpext", g, src.type))
-        elif op == "freeze":
-            self.add_adjoint(ins.operands[0], g)
-        elif op == "extractvalue":
-            agg = ins.operands[0]
-            self.add_adjoint(agg, self.b.insertvalue(self.b.zero(agg.type), g, ins.indices))
-        elif op == "insertvalue":
-            agg, elt = ins.operands
-            if self.active(elt):
-                self.add_adjoint(elt, self.b.extractvalue(g, ins.indices, elt.type))
-            if self.active(agg):
-                self.add_adjoint(agg, self.b.insertvalue(g, self.b.zero(elt.type), ins.indices))
-        elif op == "select":
-            c, x, y = ins.operands
-            z = self.b.zero(t)
-            cond = self.val(c)
-            if self.active(x):
-                self.add_adjoint(x, self.b.select(cond, g, z))
-            if self.active(y):
-                self.add_adjoint(y, self.b.select(cond, z, g))
-        elif op == "extractelement":
-            vec, idx = ins.operands
-            self.add_adjoint(vec, self._insert(self.b.zero(vec.type), g, self.val(idx)))
-        elif op == "insertelement":
-            vec, elt, idx = ins.operands
-            i = self.val(idx)
-            if self.active(vec):
-                self.add_adjoint(vec, self._insert(g, self.b.zero(elt.type), i))
-            if self.active(elt):
-                self.add_adjoint(elt, Value(elt.type, self.b.extractelement(g, i).ref))
-        elif op == "shufflevector":
-            self._reverse_shuffle(ins, g)
-        elif op == "call" and ins.callee.startswith(_REDUCE_MINMAX):
-            vec = ins.operands[0]
-            if self.active(vec):                    # the adjoint goes to the selected lanes
-                poison = Value(vec.type, "poison")
-                r = self.b.insertelement(poison, self.val(ins.value), Value(I64, "0"), hint="r")  # type: ignore[arg-type]
-                rs_name, gs_name = self.b.fresh("rsplat"), self.b.fresh("gsplat")
-                rs = self.b.splat(r, name=rs_name)
-                gi = self._insert(poison, g, Value(I64, "0"))
-                gs = self.b.splat(gi, name=gs_name)
-                hit = self.b.fcmp("oeq", self.val(vec), rs)
-                self.add_adjoint(vec, self.b.select(hit, gs, self.b.zero(vec.type)))
-        elif op == "call" and ins.callee.startswith("@llvm.vector.reduce.fadd"):
-            start, vec = ins.operands
-            self.add_adjoint(start, g)
-            if self.active(vec):
-                one = self._insert(Value(vec.type, "poison"), g, Value(I64, "0"))
-                self.add_adjoint(vec, self.b.splat(one))
-        else:
-            self._reverse_rule(ins, g)
-
-    def _reverse_complex(self, ins: Instr, g: Value) -> None:
-        elem = ins.operands[0].type
-        parts = [self.b.extractvalue(g, [i], elem, hint="cg") for i in (0, 1)]
-        vals = [self.val(v) for v in ins.operands]
-        result = self.val(ins.value) if complexops.reads_result(ins) else None  # type: ignore[arg-type]
-        for w, adj in complexops.adjoints(self.b, ins, vals, result, *parts).items():
-            self.add_adjoint(ins.operands[complexops.OPERANDS.index(w)], adj)
+        self._reverse_rule(ins, g)
 
     def _reverse_call(self, ins: Instr, callee: CalleeDerivative) -> None:
         args = self._call_args(ins, lambda v: self.env.get(v.ref, v))
@@ -1043,30 +966,10 @@ class ReverseSynthesis(PrimalSources):
         if not t.is_float:
             raise self.fail(ins, f"store of an aggregate {val.type} to active memory is not supported yet")
         sh = self.env.get(self.shadow_ref(ptr.ref), Value(ptr.type, self.shadow_ref(ptr.ref)))
-        align = _align(ins.text)
+        align = structural.align_of(ins)
         m = self.b.load(t, sh.ref, align, hint="m")
         self.b.store(self.b.zero(t), sh.ref, align)
         self.add_adjoint(val, m)
-
-    def _insert(self, vec: Value, elt: Value, idx: Value) -> Value:
-        return self.b.insertelement(vec, elt, idx)
-
-    def _reverse_shuffle(self, ins: Instr, g: Value) -> None:
-        a, bvec, mask = ins.operands
-        n = a.type.count
-        lanes = _mask_lanes(mask, ins.type.count)  # type: ignore[union-attr]
-        acc = {0: self.b.zero(a.type), 1: self.b.zero(a.type)}
-        for out_lane, src in enumerate(lanes):
-            if src is None:
-                continue
-            which, lane = (0, src) if src < n else (1, src - n)
-            e = self.b.extractelement(g, Value(I64, str(out_lane)), hint="lane")
-            cur = self.b.extractelement(Value(a.type, acc[which].ref), Value(I64, str(lane)),
-                                        hint="cur")
-            s = self.b.binop("fadd", cur, e)
-            acc[which] = self._insert(acc[which], s, Value(I64, str(lane)))
-        self.add_adjoint(a, acc[0])
-        self.add_adjoint(bvec, acc[1])
 
     def _reverse_rule(self, ins: Instr, g: Value) -> None:
         rule = self._rule(ins)
@@ -1191,25 +1094,5 @@ def _empty_sum(t: Type, b: Builder) -> str:
 
 
 
-def _align(text: str) -> int:
-    m = _ALIGN.search(text)
-    return int(m.group(1)) if m else 0
-
-
 def _is_one(v: Value, b: Builder) -> bool:
     return v.ref == b.const(1.0, v.type).ref
-
-
-def _mask_lanes(mask: Value, count: int) -> list[int | None]:
-    ref = mask.ref.strip()
-    if ref == "zeroinitializer":
-        return [0] * count
-    if ref in ("poison", "undef"):
-        return [None] * count
-    lanes: list[int | None] = []
-    for item in ref.strip("<>").split(","):
-        item = item.strip()
-        val = item.split()[-1]
-        lanes.append(None if val in ("poison", "undef") else int(val))
-    return lanes
-
