@@ -107,3 +107,43 @@ def test_string_keyed_map_is_refused_or_right(tmp_path: Path) -> None:
         assert "Traceback" not in res.stderr
         return
     assert float(sh([tmp_path / "m"]).check().stdout) == 6.0
+
+
+FLOAT_BITS = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+double __enzyme_fwddiff(void *, ...);
+double __enzyme_autodiff(void *, ...);
+__attribute__((noinline)) double twice(double x) {
+  uint64_t u;
+  memcpy(&u, &x, 8);
+  u += 1ull << 52;                     /* the exponent plus one: 2x, as integer arithmetic */
+  double y;
+  memcpy(&y, &u, 8);
+  return y;
+}
+int main(void) {
+#ifdef FORWARD
+  printf("%g\n", __enzyme_fwddiff((void *)twice, 1.5, 1.0));
+#else
+  printf("%g\n", __enzyme_autodiff((void *)twice, 1.5));
+#endif
+  return 0;
+}
+"""
+
+
+def test_float_bit_tricks_are_refused_in_both_modes(tmp_path: Path) -> None:
+    """Integer arithmetic on the bits of an active double has no derivative gradlink can
+    synthesize: both modes refuse it at link time, naming the instruction. (Forward mode
+    returned 0 instead of 2 until both modes used one legality pass.)"""
+    src = tmp_path / "bits.c"
+    src.write_text(FLOAT_BITS)
+    for mode in ("FORWARD", "REVERSE"):
+        obj = compile_c(src, tmp_path / f"{mode}.o", "-O2", "-flto", f"-D{mode}")
+        res = link([obj], tmp_path / mode)
+        assert res.returncode != 0, mode
+        assert "cannot differentiate twice: the bits of an active float" in res.stderr, res.stderr
+        assert "add i64" in res.stderr
+        assert not (tmp_path / mode).exists()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gradlink.ad import complexops, expr, rules, shadows, structural, tape
+from gradlink.ad import complexops, expr, legality, rules, shadows, structural, tape
 from gradlink.ad.derivative import Derivative, Signature
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.synth import dispatch, primal
@@ -104,6 +104,9 @@ class ForwardSynthesis:
             ret_type = Type("struct", fields=(ret,) * self.width)
         else:
             ret_type = ret
+        for found in legality.findings(self.fn, self.act, {b.label for b in self.fn.blocks},
+                                       self._returns_shadow, None):
+            raise self.fail(found.ins, found.problem)
         blocks = [self._block(b) for b in self.fn.blocks]
         text = print_blocks(define_line(name, ret_type, params, self.target_attrs.strip()), blocks)
         d = Derivative(name, text, None, [], set(), dict(self.b.declarations), dict(self.helpers))
@@ -126,16 +129,6 @@ class ForwardSynthesis:
         if op == "ret":
             self._ret(ins)
             return
-        if op == "call" and ins.callee == "asm" and any(
-                self.varied(v) or v.ref in self.act.shadowed for v in ins.operands):
-            raise self.fail(ins, "inline assembly on active data")
-        if op == "call" and ins.type is not None and ins.type.is_ptr and \
-                ins.callee not in ALLOCATORS and ins.callee != "@realloc" and \
-                not tape.is_pop(ins.callee) and not rules.is_inactive_call(ins.callee) and \
-                any(v.ref in self.act.shadowed for v in ins.operands) and \
-                not (ins.name in self.act.shadowed and self._callee(ins) is not None):
-            raise self.fail(ins, f"{ins.callee.lstrip('@')} returns a pointer that may point "
-                                 "into active memory; its shadow cannot be returned yet")
         if op == "invoke":
             self._invoke(ins)
             return
@@ -155,6 +148,10 @@ class ForwardSynthesis:
         if not self.varied(ins.name) or ins.type is None:
             return
         self._tangent(ins)
+
+    def _returns_shadow(self, ins: Instr) -> bool:
+        """The callee's forward derivative returns the shadow of the pointer it returns."""
+        return ins.name in self.act.shadowed and self._callee(ins) is not None
 
     def _tape_op(self, ins: Instr) -> None:
         """Forward over reverse: what a derivative pushes on its tape, the tangent tape mirrors
@@ -209,10 +206,6 @@ class ForwardSynthesis:
                         self.b.store(Value(PTR, self.sh(val, ins, k)), self.sh(ptr, ins, k))
                 elif val.type.has_float or self.varied(val):
                     self.b.store(self.t_or_zero(val, k), self.sh(ptr, ins, k), structural.align_of(ins))
-        elif (self.varied(val) or val.ref in self.act.shadowed) and \
-                not rules.is_inactive_memory(ptr.ref, self.defs):
-            raise self.fail(ins, f"an active value is stored through {ptr.ref}, which has no "
-                                 "shadow (a global, or memory passed as enzyme_const)")
 
     def _call_side_effects(self, ins: Instr) -> None:
         callee = ins.callee

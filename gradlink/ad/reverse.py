@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from gradlink.ad import availability, expr, rules, shadows, structural, tape
+from gradlink.ad import availability, expr, legality, rules, shadows, structural, tape
 from gradlink.ad.derivative import CalleeDerivative, Derivative, Signature
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.sourcing import PrimalSources, record_name
@@ -462,39 +462,14 @@ class ReverseSynthesis(PrimalSources):
                           self._declarations(), dict(self.helpers))
 
     def _check(self) -> None:
-        for ins in self.fn.instructions():
-            op = ins.opcode
-            if ins.block not in self.reachable:
-                continue              # landing pads and what only they reach: not in a derivative
-            if op in ("invoke", "landingpad", "resume", "callbr", "indirectbr"):
-                touches = any(self.active(v) or v.ref in self.act.shadowed for v in ins.operands) \
-                    or self.active(ins.name)
-                callee = self._callee(ins) if op == "invoke" and touches else None
-                if touches and (callee is None or callee.dispatch or callee.shadow_return):
-                    raise self.fail(ins, f"'{op}' (exceptions) on active data is not supported")
-            if op == "call" and ins.callee == "asm":
-                if any(v.ref in self.act.varied or v.ref in self.act.shadowed for v in ins.operands):
-                    raise self.fail(ins, "inline assembly on active data")
-            if op == "call" and ins.type is not None and ins.type.is_ptr and \
-                    ins.callee not in ALLOCATORS and ins.callee != "@realloc" and \
-                    not rules.is_inactive_call(ins.callee) and \
-                    any(v.ref in self.act.shadowed for v in ins.operands) and \
-                    not self._returns_shadow(ins):
-                raise self.fail(ins, f"{ins.callee.lstrip('@')} returns a pointer that may point "
-                                     "into active memory; its shadow cannot be returned yet")
-            moves = {"store", "phi", "select", "freeze", "bitcast"}
-            for pos, v in enumerate(ins.operands):
-                if v.type.kind == "int" and v.ref in self.act.varied and (
-                        op not in moves or (op == "select" and pos == 0)
-                        or (op == "store" and pos == 1)):
-                    raise self.fail(ins, f"the bits of an active float ({v.ref}) are used as an "
-                                         "integer")
-            if op == "store":
-                val, ptr = ins.operands
-                if (val.ref in self.act.varied or val.ref in self.act.shadowed) and \
-                        ptr.ref not in self.act.shadowed and not self._inactive_memory(ptr.ref):
-                    raise self.fail(ins, f"an active value is stored through {ptr.ref}, which has no "
-                                         "shadow (a global, or memory passed as enzyme_const)")
+        for found in legality.findings(self.fn, self.act, self.reachable, self._returns_shadow,
+                                       self._exception_ok):
+            raise self.fail(found.ins, found.problem)
+
+    def _exception_ok(self, ins: Instr) -> bool:
+        """An invoke of a function whose augmented forward the forward sweep can invoke."""
+        callee = self._callee(ins) if ins.opcode == "invoke" else None
+        return callee is not None and not callee.dispatch and not callee.shadow_return
 
     def _returns_shadow(self, ins: Instr) -> bool:
         """A call of a function of the module whose augmented forward returns the shadow of the
