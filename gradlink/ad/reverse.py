@@ -28,7 +28,7 @@ from gradlink.ad.structural import ACCUMULATE
 from gradlink.ad.synth import dispatch, primal, redirect_unwind, stop_with_message
 from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS, Activity, Arg
 from gradlink.analysis.cfg import CFG
-from gradlink.analysis.typeinfo import TypeAnalysis
+from gradlink.analysis.typeinfo import UNKNOWN, Kind, TypeAnalysis, float_kind
 from gradlink.ir.builder import Builder, InsertPoint, float_literal
 from gradlink.ir.model import Block, Function, Instr, Param, Value
 from gradlink.ir.printer import define_line, print_blocks, string_constant
@@ -317,7 +317,7 @@ class ReverseSynthesis(PrimalSources):
         if val.type.kind == "int":
             mem = self.types.memory.get(ptr.ref)
             if val.ref in self.act.varied or (
-                    mem is not None and (mem.kind_at(0) or "").startswith("Float(")):
+                    mem is not None and (mem.kind_at(0) or UNKNOWN).is_float):
                 return _bits_float(val.type)
             return None
         return val.type if val.type.has_float else None
@@ -858,21 +858,21 @@ class ReverseSynthesis(PrimalSources):
         fields = self._tbaa_struct(ins)
         if fields is not None:                      # the front end described the copy's layout
             for off, k in fields:
-                if k.startswith("Float("):
-                    self._adjoint_move(self._sh_value(dst), self._sh_value(src), off, k[6:-1])
+                if k.is_float:
+                    self._adjoint_move(self._sh_value(dst), self._sh_value(src), off, k.float)
             return
         if kind is None:
             mem = self.types.memory.get(dst.ref) or self.types.memory.get(src.ref)
             if mem is None or not mem.at or mem.strided or mem.conflict:
                 raise self.fail(ins, "type analysis cannot tell which bytes of this copy are "
                                      "floating point")
-            fields = [(o, k) for o, k in sorted(mem.at.items()) if k.startswith("Float(")]
-            for off, k in fields:
-                self._adjoint_move(self._sh_value(dst), self._sh_value(src), off, k[6:-1])
+            for off, k in sorted(mem.at.items()):
+                if k.is_float:
+                    self._adjoint_move(self._sh_value(dst), self._sh_value(src), off, k.float)
             return
-        if not kind.startswith("Float("):
+        if not kind.is_float:
             return                                  # integers and pointers carry no adjoint
-        elem = kind[6:-1]
+        elem = kind.float
         helper = f'@"gl.{"memmove" if "memmove" in ins.callee else "memcpy"}.adjoint.{elem}"'
         self.helpers[helper] = _copy_adjoint_helper(helper, elem, "memmove" in ins.callee)
         self.b.call(helper, [Value(PTR, self._sh_value(dst).ref),
@@ -889,8 +889,8 @@ class ReverseSynthesis(PrimalSources):
         old, new = ins.operands[0], Value(ins.type, ins.name)  # type: ignore[arg-type]
         kept = self.env.get(self._realloc_names(ins)[1], Value(I64, self._realloc_names(ins)[1]))
         kind = self.types.region_kind(ins.name) or self.types.region_kind(old.ref)  # type: ignore[arg-type]
-        if kind is not None and kind.startswith("Float("):
-            elem = kind[6:-1]
+        if kind is not None and kind.is_float:
+            elem = kind.float
             helper = f'@"gl.memcpy.adjoint.{elem}"'
             self.helpers[helper] = _copy_adjoint_helper(helper, elem, False)
             self.b.call(helper, [Value(PTR, self._sh_value(new).ref),
@@ -899,7 +899,7 @@ class ReverseSynthesis(PrimalSources):
             raise self.fail(ins, "type analysis cannot tell what the reallocated memory holds")
         self.b.libcall("@free", [Value(PTR, self._sh_value(new).ref)])
 
-    def _tbaa_struct(self, ins: Instr) -> list[tuple[int, str]] | None:
+    def _tbaa_struct(self, ins: Instr) -> list[tuple[int, Kind]] | None:
         """Field layout of a struct copy from its !tbaa.struct metadata: (offset, kind)."""
         m = re.search(r"!tbaa\.struct (!\d+)", ins.text)
         if m is None or m.group(1) not in self.metadata:
@@ -914,7 +914,7 @@ class ReverseSynthesis(PrimalSources):
             name = re.match(r'!"([^"]*)"', name_node.strip())
             type_name = name.group(1) if name else ""
             if type_name in ("double", "float"):
-                fields.append((off, f"Float({type_name})"))
+                fields.append((off, float_kind(type_name)))
             elif type_name in ("long double", "__float128", "_Float16", "__fp16"):
                 raise self.fail(ins, f"copy of a {type_name} field: not supported")
         return fields

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
-from gradlink.analysis.typeinfo import TypeAnalysis
+from gradlink.analysis.typeinfo import UNKNOWN, TypeAnalysis
 from gradlink.ir.model import Function, Instr
 
 POINTER_DERIVATIONS = {"getelementptr", "bitcast", "addrspacecast", "select", "phi", "freeze"}
@@ -226,7 +226,7 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
 def float_bits(name: str | None, act: Activity) -> bool:
     """An integer the type analysis found to hold the bits of a float (memcpy-like copies)."""
     return (name is not None and act.types is not None
-            and act.types.values.get(name, "").startswith("Float("))
+            and act.types.values.get(name, UNKNOWN).is_float)
 
 
 def _backward(fn: Function, act: Activity, instrs: list[Instr]) -> None:

@@ -11,18 +11,44 @@ which bytes of a copy are floating point; an unknown region is reported, never g
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from gradlink.ir.model import Function, Instr
 from gradlink.ir.types import Type
 
-INTEGER, POINTER, ANYTHING, UNKNOWN = "Integer", "Pointer", "Anything", "Unknown"
-_FLOAT_BITS = {"Float(double)": 64, "Float(float)": 32, "Float(half)": 16}
+
+@dataclass(frozen=True)
+class Kind:
+    """What a value or some bytes of memory hold: Integer, Pointer, Float of one type (``float``
+    names it: double, float, half, ...), Anything (conflicting facts) or Unknown."""
+
+    name: str
+    float: str = ""
+
+    @property
+    def is_float(self) -> bool:
+        return self.name == "Float"
+
+    @property
+    def float_bits(self) -> int | None:
+        return {"double": 64, "float": 32, "half": 16}.get(self.float) if self.is_float else None
+
+    def __str__(self) -> str:
+        return f"Float({self.float})" if self.is_float else self.name
 
 
-def kind_of(t: Type) -> str:
+INTEGER, POINTER, ANYTHING, UNKNOWN = Kind("Integer"), Kind("Pointer"), Kind("Anything"), \
+    Kind("Unknown")
+
+
+def float_kind(name: str) -> Kind:
+    return Kind("Float", name)
+
+
+def kind_of(t: Type) -> Kind:
     s = t.scalar
     if s.kind == "float":
-        return f"Float({s.name})"
+        return float_kind(s.name)
     if s.kind == "ptr":
         return POINTER
     if s.kind == "int":
@@ -32,15 +58,16 @@ def kind_of(t: Type) -> str:
 
 @dataclass
 class Memory:
-    at: dict[int, str] = field(default_factory=dict)     # byte offset -> kind
+    at: dict[int, Kind] = field(default_factory=dict)    # byte offset -> kind
     # (stride, phase) -> kind of the bytes at phase + k * stride for every k (pointer arithmetic)
-    strided: dict[tuple[int, int], str] = field(default_factory=dict)
+    strided: dict[tuple[int, int], Kind] = field(default_factory=dict)
     conflict: bool = False
 
-    def learn(self, offset: int | None, kind: str, stride: tuple[int, int] | None = None) -> bool:
+    def learn(self, offset: int | None, kind: Kind, stride: tuple[int, int] | None = None
+              ) -> bool:
         if kind == UNKNOWN:
             return False
-        table: dict = self.strided if offset is None else self.at  # type: ignore[type-arg]
+        table: dict[Any, Kind] = self.strided if offset is None else self.at
         key = stride if offset is None else offset
         if key is None:
             return False
@@ -61,7 +88,7 @@ class Memory:
         table[key] = kind
         return True
 
-    def kind_at(self, offset: int) -> str | None:
+    def kind_at(self, offset: int) -> Kind | None:
         """The strongest fact about the bytes at offset: exact, else from a periodic part."""
         here = self.at.get(offset)
         if here not in (None, INTEGER):
@@ -71,7 +98,7 @@ class Memory:
                 return kind
         return here
 
-    def uniform(self) -> str | None:
+    def uniform(self) -> Kind | None:
         """The one kind every known byte has, if there is one."""
         kinds = set(self.at.values()) | set(self.strided.values())
         return kinds.pop() if len(kinds) == 1 else None
@@ -140,7 +167,7 @@ class TypeAnalysis:
     def __init__(self, fn: Function, structs: dict[str, Type] | None = None) -> None:
         self.fn = fn
         self.structs = structs or {}
-        self.values: dict[str, str] = {}
+        self.values: dict[str, Kind] = {}
         self.memory: dict[str, Memory] = {}
         # (derived, base, possible offsets, stride of an unbounded index)
         self.links: list[tuple[str, str, list[int] | None, int | None]] = []
@@ -250,11 +277,11 @@ class TypeAnalysis:
             rounds += 1
             for value, bits, ptr in self.int_accesses:  # integers that are float bits in memory
                 here = self.mem(ptr).kind_at(0)
-                if here is not None and _FLOAT_BITS.get(here) == bits and \
+                if here is not None and here.float_bits == bits and \
                         self.values.get(value) == INTEGER:
                     self.values[value] = here
                     changed = True
-                elif _FLOAT_BITS.get(self.values.get(value, "")) == bits and \
+                elif self.values.get(value, UNKNOWN).float_bits == bits and \
                         self.mem(ptr).kind_at(0) != self.values[value]:
                     changed |= self.mem(ptr).learn(0, self.values[value])
             for derived, base, offs, stride in self.links:
@@ -285,7 +312,7 @@ class TypeAnalysis:
                             if st == stride:
                                 changed |= d.learn(None, k, (st, (ph - off) % st))
 
-    def region_kind(self, ptr: str) -> str | None:
+    def region_kind(self, ptr: str) -> Kind | None:
         """The uniform kind of the memory behind ptr, if the analysis found exactly one."""
         m = self.memory.get(ptr)
         return m.uniform() if m else None
