@@ -77,7 +77,7 @@ def run_ir(path: str, functions: tuple[str, ...], print_cfg: bool, print_types: 
         if print_activity:
             kinds = _kinds(fn, arg_kinds)
             try:
-                act = activity.analyze(fn, kinds, fn.ret.is_float, rules.CALLEES)
+                act = activity.analyze(fn, kinds, fn.ret.is_float, rules.BUILTIN)
             except ADError as e:
                 raise ValueError(str(e)) from None
             yield activity.print_activity(fn, act)

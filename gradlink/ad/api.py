@@ -27,7 +27,13 @@ __all__ = ["Differentiator", "has_requests"]
 class Differentiator:
     def __init__(self, module_text: str, hazards: bypass.Hazards | None = None) -> None:
         self.info = ModuleInfo(module_text)
-        self.derivs = Derivatives(self.info, hazards)
+        reg = self.info.registry
+        try:
+            table = rules.RuleTable.with_registrations(reg.function_like, reg.inactive_functions,
+                                                       reg.inactive_globals)
+        except ValueError as e:
+            raise ADError(str(e)) from None
+        self.derivs = Derivatives(self.info, table, hazards)
         self.counter = 0
         self.reader = RequestReader(self.info, self.derivs.calling_wrapper,
                                     lambda kind: f'%"gl.{kind}.{self._tag()}"')
@@ -48,11 +54,9 @@ class Differentiator:
         return self.calls.split_wrappers
 
     def run(self) -> str:
-        reg = self.info.registry
         try:
-            with rules.overlay(reg.function_like, reg.inactive_functions, reg.inactive_globals):
-                return self._run()
-        except ValueError as e:
+            return self._run()
+        except ValueError as e:            # a rule or constant the builder cannot make
             raise ADError(str(e)) from None
 
     def _run(self) -> str:

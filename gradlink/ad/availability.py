@@ -303,7 +303,8 @@ def _root(ref: str, defs: dict[str, Instr], seen: set[str]) -> str:
 
 
 def readonly_params(fn: Function, defs: dict[str, Instr],
-                    writes: Callable[[str], set[int] | None] | None = None) -> set[str]:
+                    writes: Callable[[str], set[int] | None] | None = None,
+                    table: rules.RuleTable = rules.BUILTIN) -> set[str]:
     """Pointer parameters whose memory nothing in fn writes: no store, memory intrinsic or
     call may write anything that may alias them (fresh allocations cannot; another parameter
     cannot when either is noalias). A call of a function in the module writes through the
@@ -326,7 +327,7 @@ def readonly_params(fn: Function, defs: dict[str, Instr],
                 written.update(root(ins.operands[i].ref, defs) for i in through
                                if i < len(ins.operands) and ins.operands[i].type.is_ptr)
                 continue
-            known = rules.rule_for_call(callee) is not None or rules.is_inactive_call(callee) or \
+            known = table.rule_for_call(callee) is not None or table.is_inactive_call(callee) or \
                 callee in ALLOCATORS | REALLOCATORS | DEALLOCATORS or callee in _LIBM_NO_RULE
             if not known:
                 return set()

@@ -20,8 +20,10 @@ from gradlink.ir.types import PTR, Type
 
 
 class Derivatives:
-    def __init__(self, info: ModuleInfo, hazards: bypass.Hazards | None = None) -> None:
+    def __init__(self, info: ModuleInfo, table: rules.RuleTable,
+                 hazards: bypass.Hazards | None = None) -> None:
         self.info = info
+        self.table = table
         self.derivatives: dict[tuple[str, str], Derivative] = {}
         self.pairs: dict[tuple[str, str], CalleeDerivative] = {}
         self.split_functions: list[Derivative] = []
@@ -33,7 +35,7 @@ class Derivatives:
     # -- synthesis objects -----------------------------------------------------------------------
     def _activity(self, fn: Function, kinds: dict[str, Arg], sig: Signature
                   ) -> activity.Activity:
-        return activity.analyze(fn, kinds, sig.active_return, rules.CALLEES,
+        return activity.analyze(fn, kinds, sig.active_return, self.table,
                                 typeinfo.TypeAnalysis(fn, self.info.structs))
 
     def reverse_synthesis(self, fn: Function, sig: Signature, split: bool) -> ReverseSynthesis:
@@ -44,7 +46,7 @@ class Derivatives:
         return ReverseSynthesis(fn, sig, cfg.build(fn), act, info.locations.where,
                                 info.target_attrs(fn), callees=self.callee_pair, split=split,
                                 structs=info.structs, metadata=info.metadata, writes=info.writes,
-                                targets=info.indirect_targets)
+                                targets=info.indirect_targets, table=self.table)
 
     def forward_synthesis(self, fn: Function, sig: Signature) -> ForwardSynthesis:
         """The same for forward mode (a float with a tangent is varied: 'out' to the analysis)."""
@@ -53,7 +55,8 @@ class Derivatives:
         act = self._activity(fn, kinds, sig)
         return ForwardSynthesis(fn, sig, act, self.info.locations.where,
                                 self.info.target_attrs(fn), callees=self.forward_callee,
-                                width=sig.width, targets=self.info.indirect_targets)
+                                width=sig.width, targets=self.info.indirect_targets,
+                                table=self.table)
 
     def differentiated(self, name: str) -> Function:
         """The function whose body is about to be differentiated, checked for inlined copies

@@ -37,8 +37,10 @@ class ForwardSynthesis:
     def __init__(self, fn: Function, sig: Signature, act: Activity,
                  where: Callable[[str | None], str | None], target_attrs: str,
                  callees: Callable[[str, Signature], ForwardCallee | None], width: int = 1,
-                 targets: Callable[[Instr], list[str]] | None = None) -> None:
+                 targets: Callable[[Instr], list[str]] | None = None,
+                 table: rules.RuleTable = rules.BUILTIN) -> None:
         self.fn, self.sig, self.act = fn, sig, act
+        self.table = table
         self.targets = targets or (lambda ins: [])
         self.helpers: dict[str, str] = {}
         self.width = width
@@ -105,7 +107,7 @@ class ForwardSynthesis:
         else:
             ret_type = ret
         for found in legality.findings(self.fn, self.act, {b.label for b in self.fn.blocks},
-                                       self._returns_shadow, None):
+                                       self.table, self._returns_shadow, None):
             raise self.fail(found.ins, found.problem)
         blocks = [self._block(b) for b in self.fn.blocks]
         text = print_blocks(define_line(name, ret_type, params, self.target_attrs.strip()), blocks)
@@ -233,7 +235,7 @@ class ForwardSynthesis:
                     self.b.libcall("@free", [Value(PTR, self.sh(ins.operands[0], ins, k))])
         elif callee == "@realloc" or complexops.is_complex_op(ins):
             pass
-        elif rules.rule_for_call(callee) is None and not rules.is_inactive_call(callee) and \
+        elif self.table.rule_for_call(callee) is None and not self.table.is_inactive_call(callee) and \
                 not callee.startswith(("@llvm.vector.reduce", "@llvm.")) and (
                     any(self.varied(v) or v.ref in self.act.shadowed for v in ins.operands)
                     or self.varied(ins.name)):
@@ -288,7 +290,7 @@ class ForwardSynthesis:
 
     def _rule_of(self, ins: Instr) -> rules.Rule | None:
         if ins.opcode == "call":
-            return rules.rule_for_call(ins.callee)
+            return self.table.rule_for_call(ins.callee)
         return rules.BY_NAME.get(ins.opcode)
 
     def _rule_tangent(self, ins: Instr) -> None:
@@ -333,7 +335,7 @@ class ForwardSynthesis:
     def _callee(self, ins: Instr) -> ForwardCallee | None:
         if ins.opcode == "call" and ins.callee.startswith("%"):
             return self._indirect_callee(ins)
-        if not rules.is_differentiated_call(ins.callee):
+        if not self.table.is_differentiated_call(ins.callee):
             return None
         sig = self.call_signature(ins)
         if not sig.active_return and not sig.shadow_return and all(k is Arg.CONST for k in sig.args):
@@ -385,8 +387,8 @@ class ForwardSynthesis:
                                  "(an invoke): forward mode cannot return its derivative yet")
         callee = self._callee(ins) if active_args else None
         if callee is None:
-            if active_args and not rules.is_differentiated_call(ins.callee) and \
-                    not rules.is_inactive_call(ins.callee):
+            if active_args and not self.table.is_differentiated_call(ins.callee) and \
+                    not self.table.is_inactive_call(ins.callee):
                 raise self.fail(ins, f"{name} may throw (an invoke) and takes active data; "
                                      "forward mode differentiates only functions of the LTO "
                                      "unit there")

@@ -32,7 +32,7 @@ class Finding:
     problem: str
 
 
-def findings(fn: Function, act: Activity, reachable: set[str],
+def findings(fn: Function, act: Activity, reachable: set[str], table: rules.RuleTable,
              returns_shadow: Callable[[Instr], bool],
              exception_ok: Callable[[Instr], bool] | None) -> Iterator[Finding]:
     """The findings in program order. ``returns_shadow(call)``: the callee's derivative returns
@@ -51,7 +51,7 @@ def findings(fn: Function, act: Activity, reachable: set[str],
             yield Finding(ins, "inline assembly on active data")
         if op == "call" and ins.type is not None and ins.type.is_ptr and \
                 ins.callee not in ALLOCATORS and ins.callee != "@realloc" and \
-                not tape.is_pop(ins.callee) and not rules.is_inactive_call(ins.callee) and \
+                not tape.is_pop(ins.callee) and not table.is_inactive_call(ins.callee) and \
                 any(v.ref in shadowed for v in ins.operands) and not returns_shadow(ins):
             yield Finding(ins, f"{ins.callee.lstrip('@')} returns a pointer that may point into "
                                "active memory; its shadow cannot be returned yet")
@@ -64,6 +64,6 @@ def findings(fn: Function, act: Activity, reachable: set[str],
         if op == "store":
             val, ptr = ins.operands
             if (val.ref in varied or val.ref in shadowed) and ptr.ref not in shadowed and \
-                    not rules.is_inactive_memory(ptr.ref, fn.definitions()):
+                    not table.is_inactive_memory(ptr.ref, fn.definitions()):
                 yield Finding(ins, f"an active value is stored through {ptr.ref}, which has no "
                                    "shadow (a global, or memory passed as enzyme_const)")

@@ -44,8 +44,10 @@ class ReverseSynthesis(PrimalSources):
                  split: bool = False, structs: dict[str, Type] | None = None,
                  metadata: dict[str, str] | None = None,
                  writes: Callable[[str], set[int] | None] | None = None,
-                 targets: Callable[[Instr], list[str]] | None = None) -> None:
+                 targets: Callable[[Instr], list[str]] | None = None,
+                 table: rules.RuleTable = rules.BUILTIN) -> None:
         self.fn, self.sig, self.cfg, self.act = fn, sig, cfg, act
+        self.table = table
         self.callees = callees or (lambda name, sig: None)
         self.targets = targets or (lambda ins: [])
         self.split = split
@@ -94,7 +96,7 @@ class ReverseSynthesis(PrimalSources):
         """Pointer parameters whose memory nothing writes while the derivative runs: nothing in
         this function, and (split functions, whose reverse runs later) nothing in the callers,
         which say so in the signature."""
-        mine = availability.readonly_params(self.fn, self.defs, writes)
+        mine = availability.readonly_params(self.fn, self.defs, writes, self.table)
         if self.split:
             mine &= {self.fn.params[i].name for i in self.sig.unchanged if i < len(self.fn.params)}
         return mine
@@ -255,7 +257,7 @@ class ReverseSynthesis(PrimalSources):
         touches active data; None for rule-based, inactive or untouched calls."""
         if ins.opcode == "call" and ins.callee.startswith("%"):
             return self._indirect_callee(ins)
-        if ins.opcode not in ("call", "invoke") or not rules.is_differentiated_call(ins.callee):
+        if ins.opcode not in ("call", "invoke") or not self.table.is_differentiated_call(ins.callee):
             return None
         sig = self.call_signature(ins)
         if not sig.active_return and all(k is Arg.CONST for k in sig.args):
@@ -344,7 +346,7 @@ class ReverseSynthesis(PrimalSources):
 
     def _rule(self, ins: Instr) -> rules.Rule | None:
         if ins.opcode == "call":
-            return rules.rule_for_call(ins.callee)
+            return self.table.rule_for_call(ins.callee)
         return rules.BY_NAME.get(ins.opcode)
 
     def shadow_ref(self, ptr: str) -> str:
@@ -462,8 +464,8 @@ class ReverseSynthesis(PrimalSources):
                           self._declarations(), dict(self.helpers))
 
     def _check(self) -> None:
-        for found in legality.findings(self.fn, self.act, self.reachable, self._returns_shadow,
-                                       self._exception_ok):
+        for found in legality.findings(self.fn, self.act, self.reachable, self.table,
+                                       self._returns_shadow, self._exception_ok):
             raise self.fail(found.ins, found.problem)
 
     def _exception_ok(self, ins: Instr) -> bool:
@@ -474,11 +476,11 @@ class ReverseSynthesis(PrimalSources):
     def _returns_shadow(self, ins: Instr) -> bool:
         """A call of a function of the module whose augmented forward returns the shadow of the
         pointer it returns (a registered derivative cannot)."""
-        pair = self._callee(ins) if rules.is_differentiated_call(ins.callee) else None
+        pair = self._callee(ins) if self.table.is_differentiated_call(ins.callee) else None
         return pair is not None and pair.shadow_return and pair.custom_signature is None
 
     def _inactive_memory(self, ref: str) -> bool:
-        return rules.is_inactive_memory(ref, self.defs)
+        return self.table.is_inactive_memory(ref, self.defs)
 
     def _forward_block(self, block: Block, need: list[Value]) -> list[Block]:
         label = block.label
@@ -677,7 +679,7 @@ class ReverseSynthesis(PrimalSources):
             return
         if callee in DEALLOCATORS:
             return          # the shadow lives on until the reverse sweep reaches the allocation
-        if rules.rule_for_call(callee) is not None or rules.is_inactive_call(callee):
+        if self.table.rule_for_call(callee) is not None or self.table.is_inactive_call(callee):
             return
         if structural.lookup(ins) is not None:       # reductions, complex arithmetic
             return

@@ -11,11 +11,11 @@ NOT_DIFFERENTIABLE, which a test checks.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 
 from gradlink.ad import expr, tape
+from gradlink.ir.model import Instr
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,8 @@ class Rule:
     intrinsic: str | None = None        # llvm.<intrinsic>.<type>
 
     def compiled(self) -> tuple[expr.Node | None, ...]:
-        return tuple(None if p is None else expr.parse(p) for p in self.partials)
+        """The partials as expression trees (parsed once per formula)."""
+        return tuple(None if p is None else _parsed(p) for p in self.partials)
 
     def needs(self, active: list[bool] | None = None) -> set[str]:
         """Which primal values the partials read (operand names and/or r); with ``active``,
@@ -147,93 +148,83 @@ INACTIVE_INTRINSICS = ("llvm.assume", "llvm.lifetime.", "llvm.dbg.", "llvm.exper
 _INTRINSIC = re.compile(r"^@llvm\.([a-z0-9_]+(?:\.[a-z]+)*?)\.(?:v\d+)?(?:f16|bf16|f32|f64|f80|f128)")
 
 
-# Program-specific additions (__enzyme_function_like, __enzyme_inactivefn), set for the duration
-# of one module's differentiation by ``overlay``.
-_LIKE: dict[str, Rule] = {}
-_INACTIVE: set[str] = set()
-_INACTIVE_GLOBALS: set[str] = set()
+@cache
+def _parsed(formula: str) -> expr.Node:
+    return expr.parse(formula)
 
 
-def is_inactive_global(ref: str) -> bool:
-    return ref in _INACTIVE_GLOBALS
+@dataclass(frozen=True)
+class RuleTable:
+    """The rules one module's AD uses: the built-in table plus the module's registrations
+    (``__enzyme_function_like`` maps a function to a built-in rule, ``__enzyme_inactivefn`` and
+    ``__enzyme_inactive_global`` declare functions and globals inactive). Made once per module
+    and passed to whatever asks (synthesis, legality, activity: it is their ``Callees``)."""
 
+    like: tuple[tuple[str, Rule], ...] = ()
+    inactive: frozenset[str] = frozenset()
+    inactive_globals: frozenset[str] = frozenset()
 
-def is_inactive_memory(ref: str, defs: dict) -> bool:  # type: ignore[type-arg]
-    """Memory registered with __enzyme_inactive_global, or a GEP/bitcast into it."""
-    seen = set()
-    while ref not in seen:
-        seen.add(ref)
-        if ref in _INACTIVE_GLOBALS:
+    @classmethod
+    def with_registrations(cls, function_like: dict[str, str], inactive: set[str],
+                           inactive_globals: set[str]) -> RuleTable:
+        unknown = [n for n in function_like.values() if n not in BY_NAME]
+        if unknown:
+            raise ValueError(f"__enzyme_function_like names an unknown rule: {', '.join(unknown)}")
+        return cls(tuple((fn, BY_NAME[n]) for fn, n in function_like.items()),
+                   frozenset(inactive), frozenset(inactive_globals))
+
+    def rule_for_call(self, callee: str) -> Rule | None:
+        """The rule of a called function: '@sin', '@sinf', '@llvm.sin.f64', '@llvm.sin.v2f64'."""
+        for fn, rule in self.like:
+            if fn == callee:
+                return rule
+        name = callee[1:].strip('"')
+        if name.startswith("llvm."):
+            m = _INTRINSIC.match(callee.strip('"'))
+            return BY_INTRINSIC.get(m.group(1)) if m else None
+        return BY_LIBM.get(name)
+
+    def is_inactive_call(self, callee: str) -> bool:
+        if callee in self.inactive:
             return True
-        ins = defs.get(ref)
-        if ins is None or ins.opcode not in ("getelementptr", "bitcast") or not ins.operands:
-            return False
-        ref = ins.operands[0].ref
-    return False
+        name = callee[1:].strip('"')
+        return name in INACTIVE_CALLS or name.startswith(INACTIVE_INTRINSICS)
 
+    def is_differentiated_call(self, callee: str) -> bool:
+        """A direct call the AD handles by differentiating the callee (its body or a registered
+        derivative): not an intrinsic, not covered by a rule, not known inactive."""
+        return (callee.startswith("@") and not callee.startswith("@llvm.")
+                and self.rule_for_call(callee) is None and not self.is_inactive_call(callee))
 
-@contextmanager
-def overlay(function_like: dict[str, str], inactive: set[str],
-            inactive_globals: set[str] = frozenset()) -> Iterator[None]:  # type: ignore[assignment]
-    """Treat calls of ``fn`` like the built-in rule named in ``function_like[fn]`` and calls of
-    the ``inactive`` functions as carrying no derivative."""
-    unknown = [n for n in function_like.values() if n not in BY_NAME]
-    if unknown:
-        raise ValueError(f"__enzyme_function_like names an unknown rule: {', '.join(unknown)}")
-    _LIKE.update({fn: BY_NAME[n] for fn, n in function_like.items()})
-    _INACTIVE.update(inactive)
-    _INACTIVE_GLOBALS.update(inactive_globals)
-    try:
-        yield
-    finally:
-        _LIKE.clear()
-        _INACTIVE.clear()
-        _INACTIVE_GLOBALS.clear()
+    def is_inactive_memory(self, ref: str, defs: dict[str, Instr]) -> bool:
+        """Memory registered with __enzyme_inactive_global, or a GEP/bitcast into it."""
+        seen = set()
+        while ref not in seen:
+            seen.add(ref)
+            if ref in self.inactive_globals:
+                return True
+            ins = defs.get(ref)
+            if ins is None or ins.opcode not in ("getelementptr", "bitcast") or not ins.operands:
+                return False
+            ref = ins.operands[0].ref
+        return False
 
-
-def rule_for_call(callee: str) -> Rule | None:
-    """The rule of a called function: '@sin', '@sinf', '@llvm.sin.f64', '@llvm.sin.v2f64'."""
-    if callee in _LIKE:
-        return _LIKE[callee]
-    name = callee[1:].strip('"')
-    if name.startswith("llvm."):
-        m = _INTRINSIC.match(callee.strip('"'))
-        return BY_INTRINSIC.get(m.group(1)) if m else None
-    return BY_LIBM.get(name)
-
-
-def is_differentiated_call(callee: str) -> bool:
-    """A direct call the AD handles by differentiating the callee (its body or a registered
-    derivative): not an intrinsic, not covered by a rule, not known inactive."""
-    return (callee.startswith("@") and not callee.startswith("@llvm.")
-            and rule_for_call(callee) is None and not is_inactive_call(callee))
-
-
-def is_inactive_call(callee: str) -> bool:
-    if callee in _INACTIVE:
-        return True
-    name = callee[1:].strip('"')
-    return name in INACTIVE_CALLS or name.startswith(INACTIVE_INTRINSICS)
-
-
-class RuleCallees:
-    """The rule table as the activity analysis asks it (gradlink.analysis.activity.Callees)."""
-
+    # -- as the activity analysis asks (gradlink.analysis.activity.Callees) -----------------------
     def has_rule(self, callee: str) -> bool:
-        return rule_for_call(callee) is not None
+        return self.rule_for_call(callee) is not None
 
     def zero_derivative(self, callee: str) -> bool:
-        rule = rule_for_call(callee)
+        rule = self.rule_for_call(callee)
         return rule is not None and all(p == "0" for p in rule.partials)
 
     def is_inactive(self, callee: str) -> bool:
-        return is_inactive_call(callee)
+        return self.is_inactive_call(callee)
 
     def is_differentiated(self, callee: str) -> bool:
-        return is_differentiated_call(callee)
+        return self.is_differentiated_call(callee)
 
     def is_tape_pop(self, callee: str) -> bool:
         return tape.is_pop(callee)
 
 
-CALLEES = RuleCallees()
+BUILTIN = RuleTable()        # no registrations

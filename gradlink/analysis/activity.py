@@ -26,7 +26,7 @@ FLOAT_PROPAGATING = {"fadd", "fsub", "fmul", "fdiv", "frem", "fneg", "select", "
 
 class Callees(Protocol):
     """What the analysis must know about called functions, from the derivative rules of the
-    AD that uses it (gradlink.ad.rules.CALLEES): passed in, so analysis depends on no AD."""
+    AD that uses it (a gradlink.ad.rules.RuleTable): passed in, so analysis depends on no AD."""
 
     def has_rule(self, callee: str) -> bool:
         """An elementary function with a derivative rule (sin, llvm.exp.f64, ...)."""
