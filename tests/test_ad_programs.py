@@ -10,9 +10,8 @@ tests/ad_programs/ad.h):
 
 then ``done``. The test parses the lines and checks each pair with the tolerance of its kind.
 
-Programs for features that are not implemented yet are xfail(strict=True): they become failures
-when the feature arrives. For those the separate ``test_unsupported_fails_cleanly`` checks that the
-link today either works or stops with a clean ``ld.gradlink: error: cannot differentiate`` message.
+Every program here must give right gradients; a feature not implemented yet is tested where it
+is refused (``test_ad_error`` here, tests/test_ad_stops.py), not as an expected failure.
 ``test_ad_error`` covers programs that must be rejected: non-zero exit, an ``ld.gradlink: error:``
 line naming the problem, no traceback, no output file.
 """
@@ -46,7 +45,6 @@ class Prog:
     sources: tuple[str, ...]                 # compiled with -flto, linked in this order
     cflags: tuple[str, ...] = ()             # besides -O2 -flto -c
     archive: tuple[str, ...] = ()            # compiled with -flto into lib<name>.a, linked with -l
-    xfail: str | None = None                 # reason: a feature that is not implemented yet
     min_checks: int = 1
     checks: tuple[str, ...] = field(default=())   # labels that must be among the printed lines
 
@@ -142,7 +140,7 @@ PROGRAMS: dict[str, Prog] = {
 
 
 def _param(name: str, prog: Prog):  # type: ignore[no-untyped-def]
-    marks = [pytest.mark.xfail(strict=True, reason=prog.xfail)] if prog.xfail else []
+    marks = []
     if prog.cxx:
         marks.append(pytest.mark.skipif(not have(CXX), reason=f"{CXX} not installed"))
     return pytest.param(name, marks=marks, id=name)
@@ -239,23 +237,6 @@ def _check_program(name: str, prog: Prog, tmp_path: Path) -> None:
     bad = [c for c in checks if not c.ok()]
     assert not bad, f"{name}: {len(bad)} of {len(checks)} gradient checks differ:\n" + "\n".join(
         f"  {c.kind} {c.label}: autodiff {c.ad!r}, reference {c.ref!r}" for c in bad)
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, id=n) for n, p in PROGRAMS.items() if p.xfail])
-def test_unsupported_fails_cleanly(name: str, tmp_path: Path) -> None:
-    """What the xfail programs do today: either link (the feature works: then test_program says
-    whether the gradient is right) or stop with a clean 'cannot differentiate' error."""
-    prog = PROGRAMS[name]
-    if prog.cxx and not have(CXX):
-        pytest.skip(f"{CXX} not installed")
-    res, exe = link_program(name, prog, tmp_path)
-    assert "Traceback" not in res.stderr and "internal error" not in res.stderr, res.stderr
-    if res.returncode != 0:
-        errors = [ln for ln in res.stderr.splitlines() if ln.startswith(PREFIX)]
-        assert errors, f"no '{PREFIX}' line:\n{res.stderr}"
-        assert errors[0].startswith(PREFIX + "cannot differentiate") or "__enzyme_autodiff" in errors[0], (
-            res.stderr)
-        assert not exe.exists()
 
 
 # --- what the compiler did to the programs (so the tests cover what they claim) ----------------
