@@ -29,7 +29,7 @@ from gradlink.ad.synth import dispatch, primal, redirect_unwind, stop_with_messa
 from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS, Activity, Arg
 from gradlink.analysis.cfg import CFG
 from gradlink.analysis.typeinfo import UNKNOWN, Kind, TypeAnalysis, float_kind
-from gradlink.ir.builder import Builder, InsertPoint, float_literal
+from gradlink.ir.builder import Builder, float_literal
 from gradlink.ir.model import Block, Function, Instr, Param, Value
 from gradlink.ir.printer import define_line, print_blocks, string_constant
 from gradlink.ir.types import I1, I8, I32, I64, PTR, VOID, Type, float_type
@@ -37,7 +37,7 @@ from gradlink.ir.types import I1, I8, I32, I64, PTR, VOID, Type, float_type
 _UNWIND_MESSAGE = "gradlink: an exception was thrown inside a differentiated function\n"
 
 
-class ReverseSynthesis(PrimalSources):
+class ReverseSynthesis:
     def __init__(self, fn: Function, sig: Signature, cfg: CFG, act: Activity,
                  where: Callable[[str | None], str | None], target_attrs: str,
                  callees: Callable[[str, Signature], CalleeDerivative | None] | None = None,
@@ -77,14 +77,9 @@ class ReverseSynthesis(PrimalSources):
         self.trips = {h: tc for h, (_, latch) in self.counted.items()
                       if (tc := availability.trip_count(cfg, self.defs, h, latch,
                                                         self.avail.inductions)) is not None}
-        self.computed_counts: set[tuple[str, str]] = set()   # (exit, header): not on the tape
-        self.branch_joins: dict[str, tuple[Value, int, int]] = {}  # joins without a pushed id
-        self.cached: dict[str, Value] = {}           # SLOT values: ref -> value (typed)
-        self._homes: dict[str, list[str]] | None = None   # defining name -> its SLOT values
-        self.heap_allocas: set[str] = set()          # split: allocas moved to the heap
-        self.loop_slots: dict[str, dict[str, Value]] = {}   # LOOP_SLOT: loop header -> slots
         self.unwinds = False                          # the forward sweep has invokes: gl.unwind
-        self.loop_slot_points: dict[str, InsertPoint] = {}   # reverse block -> loop slot pops
+        self.env: dict[str, Value] = {}               # primal values in the reverse block made
+        self.src = PrimalSources(self)                # where the reverse sweep's values come from
         self.value_types: dict[str, Type] = {p.name: p.type for p in fn.params}
         for ins in fn.instructions():
             if ins.name and ins.type:
@@ -124,7 +119,7 @@ class ReverseSynthesis(PrimalSources):
                 exit_counts.setdefault(x, []).append(header)
         return counted, exit_counts
 
-    def _count_names(self, header: str) -> tuple[str, str, str]:
+    def count_names(self, header: str) -> tuple[str, str, str]:
         base = header.replace('"', "")
         return (f'%"{self.p}.cnt.{base}"', f'%"{self.p}.cnt1.{base}"', f'%"{self.p}.count.{base}"')
 
@@ -378,7 +373,7 @@ class ReverseSynthesis(PrimalSources):
         rev_params = list(params)
         if self.sig.active_return:
             rev_params.append(Param(self.fn.ret, f'%"{self.p}.dret"'))
-        plans = self.plan()
+        plans = self.src.plan()
         # the reverse first: it decides which values the forward sweep keeps in slots
         reverse = [blk for b in self.fn.blocks if b.label in self.reachable
                    for blk in self._reverse_block(b, *plans[b.label])]
@@ -399,7 +394,7 @@ class ReverseSynthesis(PrimalSources):
         if len(exits) > 1:
             self.tape_types.add(I32)
             b.call(tape.pop_fn(I32), [], I32, name=exit_id.ref)
-        for slot in reversed(self.cached.values()):        # the slots' record, last in first out
+        for slot in reversed(self.src.cached.values()):        # the slots' record, last in first out
             self.tape_types.add(slot.type)
             b.call(tape.pop_fn(slot.type), [], slot.type, name=record_name(slot.ref))
         if len(exits) == 1:
@@ -407,7 +402,7 @@ class ReverseSynthesis(PrimalSources):
         else:
             b.switch(exit_id, f"{self.p}.rev.{exits[0]}",
                      [(Value(I32, str(k)), f"{self.p}.rev.{e}") for k, e in enumerate(exits) if k])
-        self._fill_loop_slot_pops()
+        self.src.fill_loop_slot_pops()
         rev_text = self._define(rev_name, ret_type, rev_params, [entry, *reverse, exit_block])
         decls = self._declarations()
         out_types = [p.type for p in outs]
@@ -428,11 +423,11 @@ class ReverseSynthesis(PrimalSources):
         adjoint slots, the adjoints starting from an empty sum."""
         b = self.b
         for h in self.counted:
-            b.alloca(I64, name=self._count_names(h)[2])
+            b.alloca(I64, name=self.count_names(h)[2])
         if not self.split:
-            for slot in self.cached.values():
+            for slot in self.src.cached.values():
                 b.alloca(slot.type, name=slot.ref)
-        for slots in self.loop_slots.values():
+        for slots in self.src.loop_slots.values():
             for slot in slots.values():
                 b.alloca(slot.type, name=slot.ref)
         for ref, adj in self.adj_slot.items():
@@ -445,7 +440,7 @@ class ReverseSynthesis(PrimalSources):
         params = self._primal_params()
         if self.sig.active_return:
             params.append(Param(self.fn.ret, f'%"{self.p}.dret"'))
-        plans = self.plan()
+        plans = self.src.plan()
         # the reverse first: it decides which values the forward sweep keeps in slots
         reverse = [blk for b in self.fn.blocks if b.label in self.reachable
                    for blk in self._reverse_block(b, *plans[b.label])]
@@ -458,7 +453,7 @@ class ReverseSynthesis(PrimalSources):
         entry = self.b.block(f"{self.p}.entry")
         self._adjoint_slots()
         self.b.br(self.fn.blocks[0].label)
-        self._fill_loop_slot_pops()
+        self.src.fill_loop_slot_pops()
         body = self._define(name, ret_type, params, [entry, *forward, *reverse, exit_block])
         return Derivative(name, body, ret_type, [p.type for p in outs], self.tape_types,
                           self._declarations(), dict(self.helpers))
@@ -489,7 +484,7 @@ class ReverseSynthesis(PrimalSources):
         b = self.b
         out = b.block(label)
         if self.split and block is self.fn.blocks[0]:
-            for slot in self.cached.values():
+            for slot in self.src.cached.values():
                 b.alloca(slot.type, name=slot.ref)
         for ins in block.phis:
             kept = [(v, blk) for v, blk in ins.incoming if blk in self.reachable]
@@ -504,50 +499,50 @@ class ReverseSynthesis(PrimalSources):
         pushes: list[Value] = []
         if label in self.counted:
             pre, latch = self.counted[label]
-            cnt, cnt1, _ = self._count_names(label)
+            cnt, cnt1, _ = self.count_names(label)
             b.phi(I64, [(Value(I64, "0"), pre), (Value(I64, cnt1), latch)], name=cnt)
-        elif label in self.reachable and len(preds) > 1 and label not in self.branch_joins:
-            pushes.append(Value(I32, self._edge_phi(label, preds, lambda k, p: str(k), "from")))
+        elif label in self.reachable and len(preds) > 1 and label not in self.src.branch_joins:
+            pushes.append(Value(I32, self.src.edge_phi(label, preds, lambda k, p: str(k), "from")))
         if label in self.reachable:
             for header in self.exit_counts.get(label, []):
-                if (label, header) in self.computed_counts:
+                if (label, header) in self.src.computed_counts:
                     continue
                 body = self.cfg.loops[header]
-                count = self._count_names(header)[1]
+                count = self.count_names(header)[1]
                 if not set(preds) <= body:         # entered from outside the loop too: count 0
                     inside = {p: count if p in body else "0" for p in preds}
                     # called within _edge_phi, while inside is this iteration's
-                    count = self._edge_phi(label, preds, lambda k, p: inside[p],  # noqa: B023
+                    count = self.src.edge_phi(label, preds, lambda k, p: inside[p],  # noqa: B023
                                            "exitcount", I64)
                 pushes.append(Value(I64, count))
-            pushes += self._loop_slot_pushes(label, preds)
+            pushes += self.src.loop_slot_pushes(label, preds)
         if label in self.counted:
-            cnt, cnt1, _ = self._count_names(label)
+            cnt, cnt1, _ = self.count_names(label)
             b.binop("add", Value(I64, cnt), Value(I64, "1"), name=cnt1)
-        self._push_all(pushes)
+        self.src.push_all(pushes)
         for ins in block.phis:
-            self._store_slots(ins)
+            self.src.store_slots(ins)
         for ins in block.instrs:
             if ins.opcode == "phi" or ins.is_terminator:
                 continue
             self._forward_instr(ins)
-            self._store_slots(ins)
+            self.src.store_slots(ins)
         term = block.terminator
         if term.opcode == "invoke" and term.callee in ALLOCATORS and term.name in self.act.shadowed:
             # the shadow needs only the size: made before the invoke (and pushed with the rest)
             if not shadows.emit_shadow(b, term, self.shadow_ref(term.name),
                                        lambda v: self._shadow_of(v, term)):
                 raise self.fail(term, "cannot make a shadow for 'invoke'")
-        self._push_all(need)
+        self.src.push_all(need)
         if term.opcode == "ret" and not self.split:
             b.br(f"{self.p}.rev.{label}")
         else:
             if term.opcode == "ret":
-                for slot in self.cached.values():             # the record the reverse pops first
-                    self._push(b.load(slot.type, slot, hint="rec"))
+                for slot in self.src.cached.values():             # the record the reverse pops first
+                    self.src.push(b.load(slot.type, slot, hint="rec"))
                 exits = [e for e in self.exits if e in self.reachable]
                 if len(exits) > 1:
-                    self._push(Value(I32, str(exits.index(label))))
+                    self.src.push(Value(I32, str(exits.index(label))))
             if term.opcode == "invoke":
                 self._forward_invoke(term)
             elif term.opcode == "ret" and self.sig.shadow_return:   # {result, its shadow}
@@ -625,13 +620,13 @@ class ReverseSynthesis(PrimalSources):
                 return
             b.call(aug, args, ins.type, name=ins.name)
             return
-        if op == "alloca" and ins.name in self.heap_allocas:
+        if op == "alloca" and ins.name in self.src.heap_allocas:
             shadows.emit_heap_alloca(b, ins, ins.name, zeroed=False)
             if ins.name in self.act.shadowed:
                 shadows.emit_heap_alloca(b, ins, self.shadow_ref(ins.name), zeroed=True)
             return
         if op == "call" and ins.callee.startswith("@llvm.lifetime.") and \
-                ins.operands[-1].ref in self.heap_allocas:
+                ins.operands[-1].ref in self.src.heap_allocas:
             return                                  # no longer on the stack
         if op == "call" and ins.callee == "@free" and ins.operands[0].ref in self.deferred_frees:
             return                                  # the reverse sweep still reads it
@@ -692,12 +687,12 @@ class ReverseSynthesis(PrimalSources):
         b = self.b
         label = block.label
         rev = b.block(f"{self.p}.rev.{label}")
-        self.env: dict[str, Value] = {}
+        self.env = {}
         for v in reversed(taped):
             self.tape_types.add(v.type)
             self.env[v.ref] = b.call_value(tape.pop_fn(v.type), [], v.type, hint="tape")
         for v in made:
-            self._materialize(v, label)
+            self.src.materialize(v, label)
         term = block.terminator
         if term.opcode == "ret" and self.sig.active_return and term.operands:
             self.add_adjoint(term.operands[0], Value(self.fn.ret, f'%"{self.p}.dret"'))
@@ -710,17 +705,17 @@ class ReverseSynthesis(PrimalSources):
             if self.active(ins.name):
                 phi_adj.append((ins, self.take_adjoint(ins.name, self.adj_type(ins.value))))  # type: ignore[arg-type]
         preds = self.cfg.preds.get(label, [])
-        self.loop_slot_points[label] = b.mark()
+        self.src.loop_slot_points[label] = b.mark()
         for header in reversed(self.exit_counts.get(label, [])):
-            if (label, header) in self.computed_counts:
-                count = self._trip_count(self.trips[header], label)
+            if (label, header) in self.src.computed_counts:
+                count = self.src.trip_count(self.trips[header], label)
             else:
                 self.tape_types.add(I64)
                 count = b.call_value(tape.pop_fn(I64), [], I64, hint="count")
-            b.store(count, self._count_names(header)[2])
+            b.store(count, self.count_names(header)[2])
         edge = f"{self.p}.edge.{label}"
         if label in self.counted:
-            slot = self._count_names(label)[2]
+            slot = self.count_names(label)[2]
             left = b.load(I64, slot, name=b.fresh("left"))
             rest = b.binop("sub", left, Value(I64, "1"), name=b.fresh("rest"))
             b.store(rest, slot)
@@ -736,9 +731,9 @@ class ReverseSynthesis(PrimalSources):
             self._phi_transfer(phi_adj, preds[0])
             b.br(f"{self.p}.rev.{preds[0]}")
             return [rev]
-        if label in self.branch_joins:            # the branch that chose is recomputed
-            cond, k_true, k_false = self.branch_joins[label]
-            c = self._materialize(cond, label)
+        if label in self.src.branch_joins:            # the branch that chose is recomputed
+            cond, k_true, k_false = self.src.branch_joins[label]
+            c = self.src.materialize(cond, label)
             from_id = b.select(c, Value(I32, str(k_true)), Value(I32, str(k_false)))
         else:
             self.tape_types.add(I32)
@@ -788,7 +783,7 @@ class ReverseSynthesis(PrimalSources):
             if ins.name in self.deferred_frees:
                 self.b.libcall("@free", [self.val(ins.value)])  # type: ignore[arg-type]
             return
-        if op == "alloca" and ins.name in self.heap_allocas:
+        if op == "alloca" and ins.name in self.src.heap_allocas:
             self.b.libcall("@free", [self.val(ins.value)])  # type: ignore[arg-type]
             if ins.name in self.act.shadowed:
                 self.b.libcall("@free", [self._sh_value(ins.value)])  # type: ignore[arg-type]
