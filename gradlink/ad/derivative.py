@@ -11,11 +11,11 @@ from gradlink.analysis.activity import Arg
 from gradlink.ir.types import Type
 
 
-@dataclass
+@dataclass(frozen=True)
 class Signature:
     """What the caller asked for: each parameter's activity, and the result's."""
 
-    args: list[Arg]
+    args: tuple[Arg, ...]
     active_return: bool
     width: int = 1                     # forward mode: tangents per value (enzyme_width)
     # reverse mode: pointer parameters whose memory nothing writes while the derivative runs
@@ -26,7 +26,7 @@ class Signature:
     shadow_return: bool = False
 
     def __post_init__(self) -> None:
-        self.args = [Arg(a) for a in self.args]
+        object.__setattr__(self, "args", tuple(Arg(a) for a in self.args))
 
     def key(self) -> str:
         return "".join(a.code for a in self.args) + ("_r" if self.active_return else "") + (

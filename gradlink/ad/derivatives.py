@@ -179,7 +179,8 @@ class Derivatives:
         self.custom_wrappers[names[1]] = rev_text
         self.custom_tape_types.add(tape_t)
         pair = CalleeDerivative(names[0], names[1], rev_ret, outs)
-        pair.custom_signature = Signature(custom.default_activity(params, "reverse"), ret.is_float)
+        pair.custom_signature = Signature(tuple(custom.default_activity(params, "reverse")),
+                                         ret.is_float)
         self.pairs[key] = pair
         return pair
 

@@ -330,7 +330,7 @@ class ForwardSynthesis:
         kinds = [Arg.DUP if self.varied(v) or v.ref in self.act.shadowed else Arg.CONST
                  for v in ins.operands]
         shadow_return = ins.type is not None and ins.type.is_ptr and ins.name in self.act.shadowed
-        return Signature(kinds, self.varied(ins.name), self.width, shadow_return=shadow_return)
+        return Signature(tuple(kinds), self.varied(ins.name), self.width, shadow_return=shadow_return)
 
     def _callee(self, ins: Instr) -> ForwardCallee | None:
         if ins.opcode == "call" and ins.callee.startswith("%"):

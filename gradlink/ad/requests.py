@@ -96,7 +96,7 @@ class RequestReader:
             target = self.calling_wrapper(target)  # its registered (or precompiled) derivative
         fn = self.info.function(target)
         if split == "__enzyme_augmentsize":        # markers only: the tape object's size is fixed
-            return Request(caller, ins, target, Signature([], False), [], [])
+            return Request(caller, ins, target, Signature((), False), [], [])
         items: list[tuple[str | None, Value]] = []
         for v in operands[1:]:
             marker = self.marker(v, defs)
@@ -193,7 +193,7 @@ class RequestReader:
         if i != len(items):
             raise fail(f"wrong argument count: {target.lstrip('@')} takes {len(fn.params)} "
                        f"argument(s), the call passes {len(items) - i} more")
-        sig = Signature(kinds, fn.ret.is_float, width)
+        sig = Signature(tuple(kinds), fn.ret.is_float, width)
         if dret is not None:
             if dret.type != fn.ret:
                 dret = self.coerce(dret, fn.ret, fail, prologue)

@@ -244,7 +244,7 @@ class ReverseSynthesis:
         unchanged = frozenset(i for i, v in enumerate(ins.operands) if v.type.is_ptr and
                               availability.root(v.ref, self.defs) in self.avail.readonly)
         shadow_return = ins.type is not None and ins.type.is_ptr and ins.name in self.act.shadowed
-        return Signature(kinds, self.active(ins.name), unchanged=unchanged,  # struct results too
+        return Signature(tuple(kinds), self.active(ins.name), unchanged=unchanged,  # struct results too
                          shadow_return=shadow_return)
 
     def _callee(self, ins: Instr) -> CalleeDerivative | None:
