@@ -39,6 +39,7 @@ def findings(fn: Function, act: Activity, reachable: set[str], table: rules.Rule
     the shadow of the pointer it returns; ``exception_ok(ins)``: the mode differentiates this
     exception-handling instruction on active data (None: the mode checks them itself)."""
     shadowed, varied = act.shadowed, act.varied
+    defs = fn.definitions()
     for ins in fn.instructions():
         op = ins.opcode
         if ins.block not in reachable:
@@ -64,6 +65,6 @@ def findings(fn: Function, act: Activity, reachable: set[str], table: rules.Rule
         if op == "store":
             val, ptr = ins.operands
             if (val.ref in varied or val.ref in shadowed) and ptr.ref not in shadowed and \
-                    not table.is_inactive_memory(ptr.ref, fn.definitions()):
+                    not table.is_inactive_memory(ptr.ref, defs):
                 yield Finding(ins, f"an active value is stored through {ptr.ref}, which has no "
                                    "shadow (a global, or memory passed as enzyme_const)")

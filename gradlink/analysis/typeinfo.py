@@ -11,16 +11,18 @@ which bytes of a copy are floating point; an unknown region is reported, never g
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from gradlink.ir.model import Function, Instr
 from gradlink.ir.types import Type
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Kind:
     """What a value or some bytes of memory hold: Integer, Pointer, Float of one type (``float``
-    names it: double, float, half, ...), Anything (conflicting facts) or Unknown."""
+    names it: double, float, half, ...), Anything (conflicting facts) or Unknown. One object
+    per kind (the constants below, ``float_kind``): compared by identity, cheaply."""
 
     name: str
     float: str = ""
@@ -41,6 +43,7 @@ INTEGER, POINTER, ANYTHING, UNKNOWN = Kind("Integer"), Kind("Pointer"), Kind("An
     Kind("Unknown")
 
 
+@cache
 def float_kind(name: str) -> Kind:
     return Kind("Float", name)
 

@@ -16,6 +16,7 @@ import struct
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import cache
 
 from gradlink.ir.model import Block, Instr, Value
 from gradlink.ir.printer import declaration
@@ -54,9 +55,16 @@ def type_suffix(t: Type) -> str:
 
 def float_literal(x: float, t: Type) -> str:
     """A constant of float type t (splat for vectors), exactly representable as LLVM prints it."""
+    # cached by the bits: 0.0 == -0.0 in Python, but they are different constants
+    return _float_literal(struct.pack("<d", x), t)
+
+
+@cache
+def _float_literal(bits: bytes, t: Type) -> str:
+    x = struct.unpack("<d", bits)[0]
     s = t.scalar
     if s.name == "double":
-        lit = "0x{:016X}".format(struct.unpack("<Q", struct.pack("<d", x))[0])
+        lit = "0x{:016X}".format(struct.unpack("<Q", bits)[0])
     elif s.name == "float":
         # float constants are written as the double of the same value
         f = struct.unpack("<f", struct.pack("<f", x))[0]
@@ -178,8 +186,8 @@ class Builder:
 
     def binop(self, op: str, a: Value, b: Value, flags: str = "", name: str | None = None,
               hint: str | None = None) -> Value:
-        res = self._result(name, hint or op)
-        self.insert(Instr(op, res, a.type, [a, b], flags=tuple(flags.split())))
+        res = name if name is not None else self.fresh(hint or op)
+        self.insert(Instr(op, res, a.type, [a, b], flags=tuple(flags.split()) if flags else ()))
         return Value(a.type, res)
 
     def fneg(self, a: Value, name: str | None = None) -> Value:

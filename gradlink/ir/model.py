@@ -9,13 +9,14 @@ fields.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from gradlink.ir.types import Type
 
 
-@dataclass(frozen=True)
-class Value:
-    """A typed operand: a local (%x), a global (@g) or a constant, spelled as in LLVM text."""
+class Value(NamedTuple):
+    """A typed operand: a local (%x), a global (@g) or a constant, spelled as in LLVM text.
+    (Immutable; a named tuple: the synthesis makes hundreds of thousands.)"""
 
     type: Type
     ref: str
@@ -36,7 +37,7 @@ class Value:
         return f"{self.type} {self.ref}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Instr:
     opcode: str
     name: str | None = None                   # result, e.g. "%x"; None for void
@@ -73,10 +74,7 @@ class Instr:
 
     def print(self) -> str:
         """The instruction as read, or (made by a builder, or changed) from its fields."""
-        if self.text:
-            return self.text
-        from gradlink.ir.printer import print_instruction
-        return print_instruction(self)
+        return self.text or _print_instruction(self)
 
 
 @dataclass
@@ -137,3 +135,7 @@ class Function:
 
     def definitions(self) -> dict[str, Instr]:
         return {i.name: i for b in self.blocks for i in b.instrs if i.name}
+
+
+# the printer imports this module: bound once both are loaded
+from gradlink.ir.printer import print_instruction as _print_instruction  # noqa: E402

@@ -13,18 +13,29 @@ from collections.abc import Sequence
 from gradlink.ir.model import Block, Function, Instr, Param
 from gradlink.ir.types import Type
 
+_CALL_KINDS = frozenset(("tail", "musttail", "notail"))
+_BINARY = frozenset(("fadd", "fsub", "fmul", "fdiv", "frem", "add", "sub", "mul", "udiv", "sdiv",
+                     "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor"))
+
 
 def _flags(ins: Instr) -> str:
-    return "".join(f + " " for f in ins.flags if f not in ("tail", "musttail", "notail"))
+    if not ins.flags:
+        return ""
+    return "".join(f + " " for f in ins.flags if f not in _CALL_KINDS)
 
 
 def print_instruction(ins: Instr) -> str:
     op = ins.opcode
     res = f"{ins.name} = " if ins.name else ""
     ops = ins.operands
-    if op in ("fadd", "fsub", "fmul", "fdiv", "frem", "add", "sub", "mul", "udiv", "sdiv",
-              "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor"):
+    if op in _BINARY:
         return f"{res}{op} {_flags(ins)}{ops[0]}, {ops[1].ref}"
+    if op == "load":
+        align = f", align {ins.align}" if ins.align else ""
+        return f"{res}load {ins.type}, {ops[0]}{align}"
+    if op == "store":
+        align = f", align {ins.align}" if ins.align else ""
+        return f"store {ops[0]}, {ops[1]}{align}"
     if op in ("fneg", "freeze"):
         return f"{res}{op} {_flags(ins)}{ops[0]}"
     if op in ("fcmp", "icmp"):
@@ -98,14 +109,18 @@ def define_line(name: str, ret: Type | None, params: Sequence[Param], attrs: str
     return f"define {linkage} {ret or 'void'} {name}({ps}) {tail}{{"
 
 
+_PLAIN_GLOBAL = re.compile(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*")
+_PLAIN_LABEL = re.compile(r"[-a-zA-Z$._0-9]+")
+
+
 def global_ref(name: str) -> str:
     """A global's name as an operand spells it: @name, or @"name" unless a plain identifier."""
-    return f"@{name}" if re.fullmatch(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*", name) else f'@"{name}"'
+    return f"@{name}" if _PLAIN_GLOBAL.fullmatch(name) else f'@"{name}"'
 
 
 def label_ref(label: str) -> str:
     """A block label as an operand spells it after '%' (quoted unless a plain identifier)."""
-    return label if re.fullmatch(r"[-a-zA-Z$._0-9]+", label) else f'"{label}"'
+    return label if _PLAIN_LABEL.fullmatch(label) else f'"{label}"'
 
 
 def print_blocks(header: str, blocks: Sequence[Block]) -> str:

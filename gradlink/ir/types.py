@@ -21,6 +21,13 @@ class Type:
     packed: bool = False
 
     def __str__(self) -> str:
+        text = self.__dict__.get("_text")       # spelled once per type object
+        if text is None:
+            text = self._spell()
+            object.__setattr__(self, "_text", text)
+        return text
+
+    def _spell(self) -> str:
         k = self.kind
         if k == "float":
             return self.name
