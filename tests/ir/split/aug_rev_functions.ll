@@ -22,13 +22,13 @@ define double @use(ptr %x, ptr %dx, double %s) {
   ret double %ds
 }
 
-; CHECK-LABEL: define internal double @"gl.aug.f.do_r"(ptr %x, ptr %"gl.shadow.0", double %s)
+; CHECK-LABEL: define internal double @"gl.aug.f.do_r"(ptr %x, ptr {{%"gl.shadow.[0-9]+"}}, double %s)
 ; CHECK:       %v = load double, ptr %x
 ; CHECK:       %r = call double @llvm.sin.f64(double %m)
 ; CHECK:       call void @"gl.push.double"(double
 ; CHECK-NEXT:  ret double %r
 ; CHECK-LABEL: define internal double @"gl.rev.f.do_r"(
-; CHECK-SAME:  ptr %x, ptr [[DX:%"gl.shadow.0"]], double %s, double %"gl.dret")
+; CHECK-SAME:  ptr %x, ptr [[DX:%"gl.shadow.[0-9]+"]], double %s, double %"gl.dret")
 ; CHECK:       [[V:%"gl.rec.[0-9]+"]] = call double @"gl.pop.double"()
 ; CHECK-NEXT:  br label %"gl.rev.entry"
 ; CHECK-NEXT:  "gl.rev.entry":
