@@ -31,7 +31,7 @@ define double @df(double %x) {
 ; CHECK-LABEL: define internal double @"gl.diffe.f.o_r"(double %x, double %"gl.dret")
 ; CHECK:       {{^}}entry:
 ; CHECK-NEXT:  call void @count(double %x)
-; CHECK:       "gl.rev.entry":
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
 ; CHECK-NOT:   @count
 ; CHECK-NOT:   @"gl.rev.count
-; CHECK:       "gl.exit":
+; CHECK:       {{"?}}gl.exit{{"?}}:

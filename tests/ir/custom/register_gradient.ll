@@ -51,7 +51,7 @@ define double @df(double %x) {
 ; CHECK-NOT:   @"gl.rev.sq
 ; CHECK-LABEL: define internal double @"gl.diffe.f.o_r"(
 ; CHECK:       %y = call double @"gl.custom.aug.sq"(double %x)
-; CHECK:       "gl.rev.entry":
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
 ; CHECK:       [[D:%"gl.radj.[0-9]+"]] = call double @"gl.custom.rev.sq"(double %x, double {{%"gl.g.[0-9]+"}})
 ; CHECK-NEXT:  [[A:%"gl.a.[0-9]+"]] = load double, ptr [[ADJX:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  fadd reassoc contract double [[A]], [[D]]

@@ -26,7 +26,7 @@ define double @df(double %x) {
 ; CHECK-NEXT:  call void @llvm.memset.p0.i64(ptr [[SB]], i8 0, i64 {{.*}}, i1 false)
 ; CHECK-NEXT:  %q = getelementptr inbounds [2 x double], ptr %buf, i64 0, i64 1
 ; CHECK-NEXT:  [[SQ:%"gl.sh.[0-9]+"]] = getelementptr inbounds [2 x double], ptr [[SB]], i64 0, i64 1
-; CHECK:       "gl.rev.entry":
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
 ; CHECK:       [[OLD:%"gl.m.[0-9]+"]] = load double, ptr [[SQ]]
 ; CHECK-NEXT:  [[NEW:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[OLD]], {{%"gl.g.[0-9]+"}}
 ; CHECK-NEXT:  store double [[NEW]], ptr [[SQ]]
@@ -34,5 +34,5 @@ define double @df(double %x) {
 ; CHECK-NEXT:  store double 0x0000000000000000, ptr [[SQ]]
 ; CHECK-NEXT:  [[A:%"gl.a.[0-9]+"]] = load double, ptr [[ADJX:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  fadd reassoc contract double [[A]], [[M]]
-; CHECK:       "gl.exit":
+; CHECK:       {{"?}}gl.exit{{"?}}:
 ; CHECK-NEXT:  load double, ptr [[ADJX]]

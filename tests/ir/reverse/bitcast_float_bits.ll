@@ -18,7 +18,7 @@ define double @df(double %x) {
 }
 
 ; CHECK-LABEL: define internal double @"gl.diffe.f.o_r"(double %x, double %"gl.dret")
-; CHECK:       "gl.rev.entry":
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
 ; CHECK:       [[DD:%"gl.fmul.[0-9]+"]] = fmul double {{%"gl.g.[0-9]+"}}, {{3.000000e\+00|0x4008000000000000}}
 ; CHECK-NEXT:  [[A1:%"gl.a.[0-9]+"]] = load double, ptr [[ADJD:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  [[S1:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[A1]], [[DD]]
@@ -33,5 +33,5 @@ define double @df(double %x) {
 ; CHECK-NEXT:  [[A3:%"gl.a.[0-9]+"]] = load double, ptr [[ADJX:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  [[S3:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[A3]], [[GI]]
 ; CHECK-NEXT:  store double [[S3]], ptr [[ADJX]]
-; CHECK:       "gl.exit":
+; CHECK:       {{"?}}gl.exit{{"?}}:
 ; CHECK-NEXT:  load double, ptr [[ADJX]]

@@ -29,7 +29,7 @@ define double @df(double %x) {
 ; CHECK-LABEL: define internal double @"gl.diffe.f.o_r"(double %x, double %"gl.dret")
 ; CHECK:       {{^}}entry:
 ; CHECK-NEXT:  %y = call double @"gl.aug.g.o_r"(double %x)
-; CHECK:       "gl.rev.entry":
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
 ; CHECK:       fmul double {{%"gl.g.[0-9]+"}}, %y
 ; CHECK:       fmul double {{%"gl.g.[0-9]+"}}, %y
 ; CHECK:       [[GY:%"gl.g.[0-9]+"]] = load double, ptr [[ADJY:%"gl.adj.[0-9]+"]]
@@ -38,5 +38,5 @@ define double @df(double %x) {
 ; CHECK-NEXT:  [[A:%"gl.a.[0-9]+"]] = load double, ptr [[ADJX:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  [[S:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[A]], [[DX]]
 ; CHECK-NEXT:  store double [[S]], ptr [[ADJX]]
-; CHECK:       "gl.exit":
+; CHECK:       {{"?}}gl.exit{{"?}}:
 ; CHECK-NEXT:  load double, ptr [[ADJX]]

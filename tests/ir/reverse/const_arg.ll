@@ -21,15 +21,15 @@ define double @df(double %x, double %y) {
 ; CHECK-LABEL: define double @df(
 ; CHECK:       %r = call double @"gl.diffe.f.co_r"(double %x, double %y, double 1.0)
 ; CHECK-LABEL: define internal double @"gl.diffe.f.co_r"(double %x, double %y, double %"gl.dret")
-; CHECK:       "gl.rev.entry":
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
 ; CHECK:       [[G:%"gl.g.[0-9]+"]] = load double, ptr
 ; CHECK-NEXT:  store double 0x8000000000000000
 ; CHECK-NEXT:  [[D:%"gl.fmul.[0-9]+"]] = fmul double [[G]], %x
 ; CHECK-NEXT:  [[A:%"gl.a.[0-9]+"]] = load double, ptr [[ADJY:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  [[S:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[A]], [[D]]
 ; CHECK-NEXT:  store double [[S]], ptr [[ADJY]]
-; CHECK-NEXT:  br label %"gl.exit"
-; CHECK:       "gl.exit":
+; CHECK-NEXT:  br label %{{"?}}gl.exit{{"?}}
+; CHECK:       {{"?}}gl.exit{{"?}}:
 ; CHECK-NEXT:  [[O:%"gl.out.[0-9]+"]] = load double, ptr [[ADJY]]
 ; CHECK-NEXT:  [[R:%"gl.out.[0-9]+"]] = fadd double [[O]], 0x0000000000000000
 ; CHECK-NEXT:  ret double [[R]]

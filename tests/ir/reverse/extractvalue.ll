@@ -21,7 +21,7 @@ define { double, double } @df(double %x, double %y) {
 ; CHECK-LABEL: define internal { double, double } @"gl.diffe.f.oo_r"(
 ; CHECK:       [[ADJA1:%"gl.adj.[0-9]+"]] = alloca { double, double }
 ; CHECK-NEXT:  store { double, double } zeroinitializer, ptr [[ADJA1]]
-; CHECK:       "gl.rev.entry":
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
 ; CHECK:       {{%"gl.fmul.[0-9]+"}} = fmul double {{%"gl.g.[0-9]+"}}, %x
 ; CHECK-NEXT:  load double, ptr [[ADJE:%"gl.adj.[0-9]+"]]
 ; CHECK:       [[GE:%"gl.g.[0-9]+"]] = load double, ptr [[ADJE]]

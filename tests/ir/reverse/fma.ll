@@ -18,7 +18,7 @@ define { double, double, double } @df(double %x, double %y, double %z) {
 
 ; CHECK-LABEL: define internal { double, double, double } @"gl.diffe.f.ooo_r"(double %x, double %y, double %z, double %"gl.dret")
 ; CHECK:       %r = call double @llvm.fma.f64(double %x, double %y, double %z)
-; CHECK:       "gl.rev.entry":
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
 ; CHECK:       [[G:%"gl.g.[0-9]+"]] = load double, ptr [[ADJR:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  store double 0x8000000000000000, ptr [[ADJR]]
 ; CHECK-NEXT:  [[DX:%"gl.fmul.[0-9]+"]] = fmul double [[G]], %y
@@ -32,7 +32,7 @@ define { double, double, double } @df(double %x, double %y, double %z) {
 ; CHECK-NEXT:  [[AZ:%"gl.a.[0-9]+"]] = load double, ptr [[ADJZ:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  [[SUMZ:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[AZ]], [[G]]
 ; CHECK-NEXT:  store double [[SUMZ]], ptr [[ADJZ]]
-; CHECK:       "gl.exit":
+; CHECK:       {{"?}}gl.exit{{"?}}:
 ; CHECK-NEXT:  load double, ptr [[ADJX]]
 ; CHECK:       load double, ptr [[ADJY]]
 ; CHECK:       load double, ptr [[ADJZ]]

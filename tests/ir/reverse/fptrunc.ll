@@ -16,12 +16,12 @@ define double @df(double %x) {
 }
 
 ; CHECK-LABEL: define internal double @"gl.diffe.f.o_r"(double %x, float %"gl.dret")
-; CHECK:       "gl.rev.entry":
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
 ; CHECK:       [[G:%"gl.g.[0-9]+"]] = load float, ptr [[ADJT:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  store float 0x8000000000000000, ptr [[ADJT]]
 ; CHECK-NEXT:  [[E:%"gl.fpext.[0-9]+"]] = fpext float [[G]] to double
 ; CHECK-NEXT:  [[A:%"gl.a.[0-9]+"]] = load double, ptr [[ADJX:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  [[S:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[A]], [[E]]
 ; CHECK-NEXT:  store double [[S]], ptr [[ADJX]]
-; CHECK:       "gl.exit":
+; CHECK:       {{"?}}gl.exit{{"?}}:
 ; CHECK-NEXT:  load double, ptr [[ADJX]]

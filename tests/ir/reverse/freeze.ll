@@ -23,5 +23,5 @@ define double @df(double %x) {
 ; CHECK-NEXT:  [[A:%"gl.a.[0-9]+"]] = load double, ptr [[ADJX:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  [[S:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[A]], [[G]]
 ; CHECK-NEXT:  store double [[S]], ptr [[ADJX]]
-; CHECK:       "gl.exit":
+; CHECK:       {{"?}}gl.exit{{"?}}:
 ; CHECK-NEXT:  load double, ptr [[ADJX]]

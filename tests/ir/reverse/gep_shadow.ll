@@ -22,7 +22,7 @@ define void @df(ptr %p, ptr %dp) {
 ; CHECK-NEXT:  %q = getelementptr inbounds double, ptr %p, i64 2
 ; CHECK-NEXT:  [[SQ:%"gl.sh.[0-9]+"]] = getelementptr inbounds double, ptr [[DP]], i64 2
 ; CHECK-NEXT:  %b = load double, ptr %q
-; CHECK:       "gl.rev.entry":
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
 ; CHECK:       [[G:%"gl.g.[0-9]+"]] = load double, ptr
 ; CHECK:       [[OLD:%"gl.m.[0-9]+"]] = load double, ptr [[SQ]], align 8
 ; CHECK-NEXT:  [[NEW:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[OLD]], [[G]]

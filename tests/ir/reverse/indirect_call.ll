@@ -43,7 +43,7 @@ define double @df(double %x, i64 %k) {
 ; CHECK-NEXT:  [[IC:%"gl.is.[0-9]+"]] = icmp eq ptr %fp, @c
 ; CHECK-NEXT:  [[F2:%"gl.fn.[0-9]+"]] = select i1 [[IC]], ptr @"gl.aug.c.o_r", ptr [[F1]]
 ; CHECK-NEXT:  %y = call double [[F2]](double %x)
-; CHECK:       "gl.rev.entry":
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
 ; CHECK:       [[RS:%"gl.is.[0-9]+"]] = icmp eq ptr %fp, @s
 ; CHECK-NEXT:  [[R1:%"gl.fn.[0-9]+"]] = select i1 [[RS]], ptr @"gl.rev.s.o_r", ptr @"gl.indirect.unknown.rev.f.{{[0-9]+}}"
 ; CHECK-NEXT:  [[RC:%"gl.is.[0-9]+"]] = icmp eq ptr %fp, @c

@@ -29,6 +29,6 @@ define { <2 x double>, double } @df(<2 x double> %v, double %s) {
 ; CHECK-NEXT:  [[AS:%"gl.a.[0-9]+"]] = load double, ptr [[ADJS:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  [[SS:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[AS]], [[GS]]
 ; CHECK-NEXT:  store double [[SS]], ptr [[ADJS]]
-; CHECK:       "gl.exit":
+; CHECK:       {{"?}}gl.exit{{"?}}:
 ; CHECK-NEXT:  load <2 x double>, ptr [[ADJV]]
 ; CHECK:       load double, ptr [[ADJS]]

@@ -26,7 +26,7 @@ define { double, double } @df(double %x, double %y) {
 ; CHECK-NEXT:  [[AY:%"gl.a.[0-9]+"]] = load double, ptr [[ADJY:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  [[SY:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[AY]], [[EY]]
 ; CHECK-NEXT:  store double [[SY]], ptr [[ADJY]]
-; CHECK-NEXT:  [[REST:%"gl.iv.[0-9]+"]] = insertvalue { double, double } [[G1]], double zeroinitializer, 1
+; CHECK-NEXT:  [[REST:%"gl.iv.[0-9]+"]] = insertvalue { double, double } [[G1]], double {{zeroinitializer|0x0000000000000000}}, 1
 ; CHECK-NEXT:  load { double, double }, ptr [[ADJA0:%"gl.adj.[0-9]+"]]
 ; CHECK:       store { double, double } {{%"gl.agg.[0-9]+"}}, ptr [[ADJA0]]
 ; %a0 = insertvalue undef, %x, 0: x's adjoint is field 0.
@@ -36,6 +36,6 @@ define { double, double } @df(double %x, double %y) {
 ; CHECK-NEXT:  [[AX:%"gl.a.[0-9]+"]] = load double, ptr [[ADJX:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  [[SX:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[AX]], [[EX]]
 ; CHECK-NEXT:  store double [[SX]], ptr [[ADJX]]
-; CHECK:       "gl.exit":
+; CHECK:       {{"?}}gl.exit{{"?}}:
 ; CHECK-NEXT:  load double, ptr [[ADJX]]
 ; CHECK:       load double, ptr [[ADJY]]

@@ -33,19 +33,19 @@ define void @df(ptr %x, ptr %dx, i64 %n) {
 ; CHECK:       [[CNT:%"gl.count.loop"]] = alloca i64
 ; CHECK:       {{^}}exit:
 ; CHECK-NOT:   call void @"gl.push
-; CHECK:       br label %"gl.rev.exit"
-; CHECK:       "gl.rev.loop":
+; CHECK:       br label %{{"?}}gl.rev.exit{{"?}}
+; CHECK:       {{"?}}gl.rev.loop{{"?}}:
 ; CHECK:       [[REST:%"gl.rest.[0-9]+"]] = sub i64 {{%"gl.left.[0-9]+"}}, 1
 ; CHECK-NEXT:  store i64 [[REST]], ptr [[CNT]]
 ; CHECK-NEXT:  [[FIRST:%"gl.first.[0-9]+"]] = icmp eq i64 [[REST]], 0
-; CHECK-NEXT:  br i1 [[FIRST]], label %[[TOENTRY:"gl.edge.loop.[0-9]+"]], label %[[AGAIN:"gl.edge.loop.[0-9]+"]]
+; CHECK-NEXT:  br i1 [[FIRST]], label %[[TOENTRY:"?gl.edge.loop.[0-9]+"?]], label %[[AGAIN:"?gl.edge.loop.[0-9]+"?]]
 ; CHECK:       [[TOENTRY]]:
-; CHECK-NEXT:  br label %"gl.rev.entry"
+; CHECK-NEXT:  br label %{{"?}}gl.rev.entry{{"?}}
 ; CHECK:       [[AGAIN]]:
-; CHECK:       br label %"gl.rev.loop"
-; CHECK:       "gl.rev.exit":
+; CHECK:       br label %{{"?}}gl.rev.loop{{"?}}
+; CHECK:       {{"?}}gl.rev.exit{{"?}}:
 ; CHECK:       [[SUB:%"gl.sub.[0-9]+"]] = sub i64 %n, 0
 ; CHECK-NEXT:  [[POS:%"gl.trips.[0-9]+"]] = icmp ugt i64 %n, 0
 ; CHECK-NEXT:  [[TRIPS:%"gl.sel.[0-9]+"]] = select i1 [[POS]], i64 [[SUB]], i64 1
 ; CHECK-NEXT:  store i64 [[TRIPS]], ptr [[CNT]]
-; CHECK-NEXT:  br label %"gl.rev.loop"
+; CHECK-NEXT:  br label %{{"?}}gl.rev.loop{{"?}}

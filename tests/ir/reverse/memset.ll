@@ -23,7 +23,7 @@ define double @df(ptr %p, ptr %dp, double %x) {
 ; CHECK-SAME:  ptr %p, ptr [[DP:%"gl.shadow.[0-9]+"]], double %x)
 ; CHECK:       call void @llvm.memset.p0.i64(ptr %p, i8 0, i64 16, i1 false)
 ; CHECK-NEXT:  call void @llvm.memset.p0.i64(ptr [[DP]], i8 0, i64 16, i1 false)
-; CHECK:       "gl.rev.entry":
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
 ; CHECK:       store double {{%"gl.fadd.[0-9]+"}}, ptr [[ADJX:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  call void @llvm.memset.p0.i64(ptr [[DP]], i8 0, i64 16, i1 false)
-; CHECK-NEXT:  br label %"gl.exit"
+; CHECK-NEXT:  br label %{{"?}}gl.exit{{"?}}

@@ -17,7 +17,7 @@ define { double, double } @df(double %x, double %y) {
 }
 
 ; CHECK-LABEL: define internal { double, double } @"gl.diffe.f.oo_r"(
-; CHECK:       "gl.rev.entry":
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
 ; CHECK:       [[G:%"gl.g.[0-9]+"]] = load double, ptr [[ADJS:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  store double 0x8000000000000000, ptr [[ADJS]]
 ; CHECK-NEXT:  [[GX:%"gl.sel.[0-9]+"]] = select i1 %c, double [[G]], double 0x0000000000000000
@@ -28,6 +28,6 @@ define { double, double } @df(double %x, double %y) {
 ; CHECK-NEXT:  [[AY:%"gl.a.[0-9]+"]] = load double, ptr [[ADJY:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  [[SY:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[AY]], [[GY]]
 ; CHECK-NEXT:  store double [[SY]], ptr [[ADJY]]
-; CHECK:       "gl.exit":
+; CHECK:       {{"?}}gl.exit{{"?}}:
 ; CHECK-NEXT:  load double, ptr [[ADJX]]
 ; CHECK:       load double, ptr [[ADJY]]

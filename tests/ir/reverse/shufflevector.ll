@@ -35,6 +35,6 @@ define { <2 x double>, <2 x double> } @df(<2 x double> %a, <2 x double> %b) {
 ; CHECK-NEXT:  [[AB:%"gl.a.[0-9]+"]] = load <2 x double>, ptr [[ADJB:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  [[SB:%"gl.fadd.[0-9]+"]] = fadd reassoc contract <2 x double> [[AB]], [[GB]]
 ; CHECK-NEXT:  store <2 x double> [[SB]], ptr [[ADJB]]
-; CHECK:       "gl.exit":
+; CHECK:       {{"?}}gl.exit{{"?}}:
 ; CHECK-NEXT:  load <2 x double>, ptr [[ADJA]]
 ; CHECK:       load <2 x double>, ptr [[ADJB]]

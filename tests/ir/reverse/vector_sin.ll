@@ -29,5 +29,5 @@ define <2 x double> @df(<2 x double> %v) {
 ; CHECK-NEXT:  [[A:%"gl.a.[0-9]+"]] = load <2 x double>, ptr [[ADJV:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  [[SUM:%"gl.fadd.[0-9]+"]] = fadd reassoc contract <2 x double> [[A]], [[D]]
 ; CHECK-NEXT:  store <2 x double> [[SUM]], ptr [[ADJV]]
-; CHECK:       "gl.exit":
+; CHECK:       {{"?}}gl.exit{{"?}}:
 ; CHECK-NEXT:  load <2 x double>, ptr [[ADJV]]

@@ -30,8 +30,8 @@ define double @use(ptr %x, ptr %dx, double %s) {
 ; CHECK-LABEL: define internal double @"gl.rev.f.do_r"(
 ; CHECK-SAME:  ptr %x, ptr [[DX:%"gl.shadow.[0-9]+"]], double %s, double %"gl.dret")
 ; CHECK:       [[V:%"gl.rec.[0-9]+"]] = call double @"gl.pop.double"()
-; CHECK-NEXT:  br label %"gl.rev.entry"
-; CHECK-NEXT:  "gl.rev.entry":
+; CHECK-NEXT:  br label %{{"?}}gl.rev.entry{{"?}}
+; CHECK-NEXT:  {{"?}}gl.rev.entry{{"?}}:
 ; CHECK-NEXT:  [[M:%"gl.rc.[0-9]+"]] = fmul double [[V]], %s
 ; CHECK:       call double @llvm.cos.f64(double [[M]])
 ; CHECK:       load double, ptr [[DX]]

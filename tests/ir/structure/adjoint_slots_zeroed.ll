@@ -27,7 +27,7 @@ define { double, double } @df(double %x, double %y) {
 ; CHECK-NEXT:  [[A3:%"gl.adj.[0-9]+"]] = alloca double
 ; CHECK-NEXT:  store double 0x8000000000000000, ptr [[A3]]
 ; CHECK-NEXT:  br label %entry
-; CHECK:       "gl.rev.entry":
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
 ; CHECK:       [[G1:%"gl.g.[0-9]+"]] = load double, ptr [[S1:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  store double 0x8000000000000000, ptr [[S1]]
 ; CHECK:       [[G2:%"gl.g.[0-9]+"]] = load double, ptr [[S2:%"gl.adj.[0-9]+"]]

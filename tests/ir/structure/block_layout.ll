@@ -36,17 +36,17 @@ define { double, double } @df(double %x, double %y) {
 ; CHECK:       br label %join
 ; CHECK-NEXT:  {{^}}join:
 ; CHECK-NEXT:  %r = phi double [ %a, %neg ], [ %b, %pos ]
-; CHECK-NEXT:  br label %"gl.rev.join"
-; CHECK-NEXT:  "gl.rev.entry":
-; CHECK-NEXT:  br label %"gl.exit"
-; CHECK-NEXT:  "gl.rev.neg":
-; CHECK:       br label %"gl.rev.entry"
-; CHECK-NEXT:  "gl.rev.pos":
-; CHECK:       br label %"gl.rev.entry"
-; CHECK-NEXT:  "gl.rev.join":
-; CHECK:       "gl.edge.join.0":
-; CHECK:       "gl.edge.join.1":
-; CHECK:       "gl.exit":
+; CHECK-NEXT:  br label %{{"?}}gl.rev.join{{"?}}
+; CHECK-NEXT:  {{"?}}gl.rev.entry{{"?}}:
+; CHECK-NEXT:  br label %{{"?}}gl.exit{{"?}}
+; CHECK-NEXT:  {{"?}}gl.rev.neg{{"?}}:
+; CHECK:       br label %{{"?}}gl.rev.entry{{"?}}
+; CHECK-NEXT:  {{"?}}gl.rev.pos{{"?}}:
+; CHECK:       br label %{{"?}}gl.rev.entry{{"?}}
+; CHECK-NEXT:  {{"?}}gl.rev.join{{"?}}:
+; CHECK:       {{"?}}gl.edge.join.0{{"?}}:
+; CHECK:       {{"?}}gl.edge.join.1{{"?}}:
+; CHECK:       {{"?}}gl.exit{{"?}}:
 ; CHECK-NOT:   {{^}}"?[a-z.0-9]+"?:
 ; CHECK:       ret { double, double }
 ; CHECK-NEXT:  }

@@ -19,7 +19,7 @@ define double @df(double %x) {
 ; CHECK-NEXT:  %r = call double @"gl.diffe.f.o_r"(double %x, double 1.0)
 ; CHECK-NEXT:  ret double %r
 ; CHECK-LABEL: define internal double @"gl.diffe.f.o_r"(double %x, double %"gl.dret")
-; CHECK:       "gl.rev.entry":
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
 ; CHECK-NEXT:  [[A:%"gl.a.[0-9]+"]] = load double, ptr [[ADJM:%"gl.adj.[0-9]+"]]
 ; CHECK-NEXT:  [[S:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[A]], %"gl.dret"
 ; CHECK-NEXT:  store double [[S]], ptr [[ADJM]]

@@ -30,7 +30,7 @@ define void @df(ptr %x, ptr %dx, i64 %n) {
 
 ; CHECK-LABEL: define internal void @"gl.diffe.f.dc_r"(
 ; CHECK-SAME:  ptr %x, ptr [[DX:%"gl.shadow.[0-9]+"]], i64 %n, double %"gl.dret")
-; CHECK:       "gl.rev.loop":
+; CHECK:       {{"?}}gl.rev.loop{{"?}}:
 ; CHECK-NEXT:  [[LEFT:%"gl.left.[0-9]+"]] = load i64, ptr %"gl.count.loop"
 ; CHECK-NEXT:  [[K:%"gl.sub.[0-9]+"]] = sub i64 [[LEFT]], 1
 ; CHECK-NEXT:  [[KS:%"gl.mul.[0-9]+"]] = mul i64 [[K]], 1
@@ -38,4 +38,4 @@ define void @df(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-DAG:   getelementptr inbounds double, ptr [[DX]], i64 [[I]]
 ; CHECK-DAG:   getelementptr inbounds double, ptr %x, i64 [[I]]
 ; CHECK-NOT:   @"gl.pop
-; CHECK:       "gl.edge.loop
+; CHECK:       {{"?}}gl.edge.loop

@@ -33,13 +33,13 @@ define double @df(double %x, i32 %k) {
 ; CHECK-NEXT:  %r = phi double [ %a, %c0 ], [ %b, %c1 ], [ %d, %c2 ]
 ; CHECK-NEXT:  [[ID:%"gl.from.[0-9]+"]] = phi i32 [ 0, %c0 ], [ 1, %c1 ], [ 2, %c2 ]
 ; CHECK-NEXT:  call void @"gl.push.i32"(i32 [[ID]])
-; CHECK-NEXT:  br label %"gl.rev.join"
-; CHECK:       "gl.rev.join":
+; CHECK-NEXT:  br label %{{"?}}gl.rev.join{{"?}}
+; CHECK:       {{"?}}gl.rev.join{{"?}}:
 ; CHECK:       [[P:%"gl.from.[0-9]+"]] = call i32 @"gl.pop.i32"()
-; CHECK-NEXT:  switch i32 [[P]], label %"gl.edge.join.0" [ i32 1, label %"gl.edge.join.1" i32 2, label %"gl.edge.join.2" ]
-; CHECK:       "gl.edge.join.0":
-; CHECK:       br label %"gl.rev.c0"
-; CHECK:       "gl.edge.join.1":
-; CHECK:       br label %"gl.rev.c1"
-; CHECK:       "gl.edge.join.2":
-; CHECK:       br label %"gl.rev.c2"
+; CHECK-NEXT:  switch i32 [[P]], label %{{"?}}gl.edge.join.0{{"?}} [ i32 1, label %{{"?}}gl.edge.join.1{{"?}} i32 2, label %{{"?}}gl.edge.join.2{{"?}} ]
+; CHECK:       {{"?}}gl.edge.join.0{{"?}}:
+; CHECK:       br label %{{"?}}gl.rev.c0{{"?}}
+; CHECK:       {{"?}}gl.edge.join.1{{"?}}:
+; CHECK:       br label %{{"?}}gl.rev.c1{{"?}}
+; CHECK:       {{"?}}gl.edge.join.2{{"?}}:
+; CHECK:       br label %{{"?}}gl.rev.c2{{"?}}

@@ -27,11 +27,11 @@ define { double, double } @df(double %x, double %y) {
 
 ; CHECK-LABEL: define internal { double, double } @"gl.diffe.f.oo_r"(
 ; CHECK-NOT:   @"gl.push
-; CHECK:       "gl.rev.join":
+; CHECK:       {{"?}}gl.rev.join{{"?}}:
 ; CHECK-NOT:   @"gl.pop
 ; CHECK:       [[W:%"gl.sel.[0-9]+"]] = select i1 %c, i32 0, i32 1
-; CHECK-NEXT:  switch i32 [[W]], label %"gl.edge.join.0" [ i32 1, label %"gl.edge.join.1" ]
-; CHECK:       "gl.edge.join.0":
-; CHECK:       br label %"gl.rev.neg"
-; CHECK:       "gl.edge.join.1":
-; CHECK:       br label %"gl.rev.pos"
+; CHECK-NEXT:  switch i32 [[W]], label %{{"?}}gl.edge.join.0{{"?}} [ i32 1, label %{{"?}}gl.edge.join.1{{"?}} ]
+; CHECK:       {{"?}}gl.edge.join.0{{"?}}:
+; CHECK:       br label %{{"?}}gl.rev.neg{{"?}}
+; CHECK:       {{"?}}gl.edge.join.1{{"?}}:
+; CHECK:       br label %{{"?}}gl.rev.pos{{"?}}

@@ -27,7 +27,7 @@ define double @df(double %x) {
 ; CHECK-NEXT:  [[C1]] = add i64 [[C0]], 1
 ; CHECK:       {{^}}exit:
 ; CHECK-NEXT:  call void @"gl.push.i64"(i64 [[C1]])
-; CHECK:       "gl.rev.exit":
+; CHECK:       {{"?}}gl.rev.exit{{"?}}:
 ; CHECK:       [[N:%"gl.count.[0-9]+"]] = call i64 @"gl.pop.i64"()
 ; CHECK-NEXT:  store i64 [[N]], ptr %"gl.count.loop"
-; CHECK-NEXT:  br label %"gl.rev.loop"
+; CHECK-NEXT:  br label %{{"?}}gl.rev.loop{{"?}}

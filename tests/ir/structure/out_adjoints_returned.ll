@@ -20,7 +20,7 @@ define { double, double } @df(double %x, double %y) {
 ; CHECK-NEXT:  load double, ptr [[ADJX:%"gl.adj.[0-9]+"]]
 ; CHECK:       [[DY:%"gl.fmul.[0-9]+"]] = fmul double {{%"gl.g.[0-9]+"}}, %x
 ; CHECK-NEXT:  load double, ptr [[ADJY:%"gl.adj.[0-9]+"]]
-; CHECK:       "gl.exit":
+; CHECK:       {{"?}}gl.exit{{"?}}:
 ; CHECK-NEXT:  [[OX:%"gl.out.[0-9]+"]] = load double, ptr [[ADJX]]
 ; CHECK-NEXT:  [[NX:%"gl.out.[0-9]+"]] = fadd double [[OX]], 0x0000000000000000
 ; CHECK-NEXT:  [[OY:%"gl.out.[0-9]+"]] = load double, ptr [[ADJY]]

@@ -31,9 +31,9 @@ define void @df(ptr %x, ptr %dx, i64 %n) {
 
 ; CHECK-LABEL: define internal void @"gl.diffe.f.dc_r"(
 ; CHECK-NOT:   @"gl.push
-; CHECK:       "gl.rev.loop":
+; CHECK:       {{"?}}gl.rev.loop{{"?}}:
 ; CHECK:       [[V:%"gl.rc.[0-9]+"]] = load double, ptr {{%"gl.rc.[0-9]+"}}
 ; CHECK-NEXT:  [[T:%"gl.rc.[0-9]+"]] = fmul double [[V]], {{3.000000e\+00|0x4008000000000000}}
 ; CHECK:       call double @llvm.cos.f64(double [[T]])
 ; CHECK-NOT:   @"gl.pop
-; CHECK:       "gl.exit":
+; CHECK:       {{"?}}gl.exit{{"?}}:

@@ -32,9 +32,9 @@ define void @df(ptr %x, ptr %dx, i64 %n) {
 ; CHECK:       {{^}}loop:
 ; CHECK-NOT:   call void @"gl.{{u?}}push
 ; CHECK:       br i1 %c, label %loop, label %exit
-; CHECK:       "gl.rev.loop":
+; CHECK:       {{"?}}gl.rev.loop{{"?}}:
 ; CHECK:       [[P:%"gl.rc.[0-9]+"]] = getelementptr inbounds double, ptr %x, i64
 ; CHECK-NEXT:  [[V:%"gl.rc.[0-9]+"]] = load double, ptr [[P]]
 ; CHECK:       call double @llvm.cos.f64(double [[V]])
 ; CHECK-NOT:   @"gl.pop
-; CHECK:       "gl.exit":
+; CHECK:       {{"?}}gl.exit{{"?}}:

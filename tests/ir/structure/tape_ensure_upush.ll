@@ -34,7 +34,7 @@ define void @df(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT:  call void @"gl.upush.double"(double %v)
 ; CHECK-NEXT:  call void @"gl.upush.double"(double %u)
 ; CHECK-NEXT:  br i1 %c, label %loop, label %exit
-; CHECK:       "gl.rev.loop":
+; CHECK:       {{"?}}gl.rev.loop{{"?}}:
 ; CHECK-NEXT:  [[U:%"gl.tape.[0-9]+"]] = call double @"gl.pop.double"()
 ; CHECK-NEXT:  [[V:%"gl.tape.[0-9]+"]] = call double @"gl.pop.double"()
 ; CHECK:       [[G:%"gl.g.[0-9]+"]] = load double, ptr [[ADJS:%"gl.adj.[0-9]+"]]

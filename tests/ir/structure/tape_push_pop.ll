@@ -33,7 +33,7 @@ define void @df(ptr %x, ptr %dx, i64 %n) {
 ; CHECK:       %v = load double, ptr %p
 ; CHECK:       call void @"gl.push.double"(double %v)
 ; CHECK-NEXT:  br i1 %c, label %loop, label %exit
-; CHECK:       "gl.rev.loop":
+; CHECK:       {{"?}}gl.rev.loop{{"?}}:
 ; CHECK-NEXT:  [[T:%"gl.tape.[0-9]+"]] = call double @"gl.pop.double"()
 ; CHECK:       call double @llvm.cos.f64(double [[T]])
 ; The tape runtime is appended: thread-local stack, push and pop per type.

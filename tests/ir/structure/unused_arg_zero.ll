@@ -16,7 +16,7 @@ define { double, double } @df(double %x, double %y) {
 }
 
 ; CHECK-LABEL: define internal { double, double } @"gl.diffe.f.oo_r"(
-; CHECK:       "gl.exit":
+; CHECK:       {{"?}}gl.exit{{"?}}:
 ; CHECK-NEXT:  [[O:%"gl.out.[0-9]+"]] = load double, ptr {{%"gl.adj.[0-9]+"}}
 ; CHECK-NEXT:  [[N:%"gl.out.[0-9]+"]] = fadd double [[O]], 0x0000000000000000
 ; CHECK-NEXT:  [[R0:%"gl.agg.[0-9]+"]] = insertvalue { double, double } poison, double [[N]], 0
