@@ -1,0 +1,16 @@
+; Refused, forward mode: inline assembly taking an active value.
+; RUN: not %gradlink ad %s 2>&1 | FileCheck %s
+
+define double @f(double %x) {
+entry:
+  %y = call double asm "fsqrt $0, $1", "=x,x"(double %x)
+  ret double %y
+}
+declare double @__enzyme_fwddiff(ptr, ...)
+define double @df(double %x, double %dx) {
+  %r = call double (ptr, ...) @__enzyme_fwddiff(ptr @f, double %x, double %dx)
+  ret double %r
+}
+
+; CHECK: cannot differentiate f: inline assembly on active data
+; CHECK-NEXT: >>> instruction: %y = call double asm

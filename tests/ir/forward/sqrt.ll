@@ -1,0 +1,27 @@
+; Forward mode, sqrt: d/dx sqrt(x) = 0.5 / r, and 0 where r <= 0 (no 0 * inf); the tangent is dx times that partial.
+; RUN: %gradlink ad %s -f gl.fwd.f.d_r | FileCheck %s
+
+declare double @llvm.sqrt.f64(double)
+
+define double @f(double %x) {
+entry:
+  %r = call double @llvm.sqrt.f64(double %x)
+  ret double %r
+}
+
+declare double @__enzyme_fwddiff(ptr, ...)
+
+define double @df(double %x, double %dx) {
+  %t = call double (ptr, ...) @__enzyme_fwddiff(ptr @f, double %x, double %dx)
+  ret double %t
+}
+
+; CHECK-LABEL: define internal double @"gl.fwd.f.d_r"(double %x, double %"gf.darg.0.0")
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:  %r = call double @llvm.sqrt.f64(double %x)
+; CHECK-NEXT:  [[H:%"gf.fdiv.[0-9]+"]] = fdiv double 0x3FE0000000000000, %r
+; CHECK-NEXT:  [[C:%"gf.cmp.[0-9]+"]] = fcmp ole double %r, 0x0000000000000000
+; CHECK-NEXT:  [[D:%"gf.sel.[0-9]+"]] = select i1 [[C]], double 0x0000000000000000, double [[H]]
+; CHECK-NEXT:  [[T:%"gf.fmul.[0-9]+"]] = fmul double %"gf.darg.0.0", [[D]]
+; CHECK-NEXT:  [[R:%"gf.t.[0-9]+.0"]] = fadd double [[T]], 0x0000000000000000
+; CHECK-NEXT:  ret double [[R]]

@@ -1,0 +1,28 @@
+; Forward mode, tan: d/dx tan(x) = 1 / (cos(x) * cos(x)); the tangent is dx times that partial.
+; RUN: %gradlink ad %s -f gl.fwd.f.d_r | FileCheck %s
+
+declare double @llvm.tan.f64(double)
+
+define double @f(double %x) {
+entry:
+  %r = call double @llvm.tan.f64(double %x)
+  ret double %r
+}
+
+declare double @__enzyme_fwddiff(ptr, ...)
+
+define double @df(double %x, double %dx) {
+  %t = call double (ptr, ...) @__enzyme_fwddiff(ptr @f, double %x, double %dx)
+  ret double %t
+}
+
+; CHECK-LABEL: define internal double @"gl.fwd.f.d_r"(double %x, double %"gf.darg.0.0")
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:  %r = call double @llvm.tan.f64(double %x)
+; CHECK-NEXT:  [[C1:%"gf.cos.[0-9]+"]] = call double @llvm.cos.f64(double %x)
+; CHECK-NEXT:  [[C2:%"gf.cos.[0-9]+"]] = call double @llvm.cos.f64(double %x)
+; CHECK-NEXT:  [[CC:%"gf.fmul.[0-9]+"]] = fmul double [[C1]], [[C2]]
+; CHECK-NEXT:  [[D:%"gf.fdiv.[0-9]+"]] = fdiv double 0x3FF0000000000000, [[CC]]
+; CHECK-NEXT:  [[T:%"gf.fmul.[0-9]+"]] = fmul double %"gf.darg.0.0", [[D]]
+; CHECK-NEXT:  [[R:%"gf.t.[0-9]+.0"]] = fadd double [[T]], 0x0000000000000000
+; CHECK-NEXT:  ret double [[R]]

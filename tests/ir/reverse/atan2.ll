@@ -1,0 +1,44 @@
+; Reverse mode, atan2: partials y / (x*x + y*y) and -x / (x*x + y*y).
+; RUN: %gradlink ad %s -f gl.diffe.f.oo_r | FileCheck %s
+
+declare double @llvm.atan2.f64(double, double)
+
+define double @f(double %x, double %y) {
+entry:
+  %r = call double @llvm.atan2.f64(double %x, double %y)
+  ret double %r
+}
+
+declare { double, double } @__enzyme_autodiff(ptr, ...)
+
+define { double, double } @df(double %x, double %y) {
+  %g = call { double, double } (ptr, ...) @__enzyme_autodiff(ptr @f, double %x, double %y)
+  ret { double, double } %g
+}
+
+; CHECK-LABEL: define internal { double, double } @"gl.diffe.f.oo_r"(double %x, double %y, double %"gl.dret")
+; CHECK:       %r = call double @llvm.atan2.f64(double %x, double %y)
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
+; CHECK:       [[G:%"gl.g.[0-9]+"]] = load double, ptr [[ADJR:%"gl.adj.[0-9]+"]]
+; CHECK-NEXT:  store double 0x8000000000000000, ptr [[ADJR]]
+; CHECK-NEXT:  [[XX:%"gl.fmul.[0-9]+"]] = fmul double %x, %x
+; CHECK-NEXT:  [[YY:%"gl.fmul.[0-9]+"]] = fmul double %y, %y
+; CHECK-NEXT:  [[N2:%"gl.fadd.[0-9]+"]] = fadd double [[XX]], [[YY]]
+; CHECK-NEXT:  [[PX:%"gl.fdiv.[0-9]+"]] = fdiv double %y, [[N2]]
+; CHECK-NEXT:  [[DX:%"gl.fmul.[0-9]+"]] = fmul double [[G]], [[PX]]
+; CHECK-NEXT:  [[AX:%"gl.a.[0-9]+"]] = load double, ptr [[ADJX:%"gl.adj.[0-9]+"]]
+; CHECK-NEXT:  [[SUMX:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[AX]], [[DX]]
+; CHECK-NEXT:  store double [[SUMX]], ptr [[ADJX]]
+; CHECK-NEXT:  [[NX:%"gl.neg.[0-9]+"]] = fneg double %x
+; CHECK-NEXT:  [[XX2:%"gl.fmul.[0-9]+"]] = fmul double %x, %x
+; CHECK-NEXT:  [[YY2:%"gl.fmul.[0-9]+"]] = fmul double %y, %y
+; CHECK-NEXT:  [[N3:%"gl.fadd.[0-9]+"]] = fadd double [[XX2]], [[YY2]]
+; CHECK-NEXT:  [[PY:%"gl.fdiv.[0-9]+"]] = fdiv double [[NX]], [[N3]]
+; CHECK-NEXT:  [[DY:%"gl.fmul.[0-9]+"]] = fmul double [[G]], [[PY]]
+; CHECK-NEXT:  [[AY:%"gl.a.[0-9]+"]] = load double, ptr [[ADJY:%"gl.adj.[0-9]+"]]
+; CHECK-NEXT:  [[SUMY:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[AY]], [[DY]]
+; CHECK-NEXT:  store double [[SUMY]], ptr [[ADJY]]
+; CHECK:       {{"?}}gl.exit{{"?}}:
+; CHECK-NEXT:  load double, ptr [[ADJX]]
+; CHECK:       load double, ptr [[ADJY]]
+; CHECK:       ret { double, double }

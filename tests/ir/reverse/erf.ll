@@ -1,0 +1,33 @@
+; Reverse mode, erf: d/dx erf(x) = 2/sqrt(pi) * exp(-x*x) (libm only; 2/sqrt(pi) = 0x3FF20DD750429B6D); the incoming adjoint times that partial goes to x's adjoint.
+; RUN: %gradlink ad %s -f gl.diffe.f.o_r | FileCheck %s
+
+declare double @erf(double)
+
+define double @f(double %x) {
+entry:
+  %r = call double @erf(double %x)
+  ret double %r
+}
+
+declare double @__enzyme_autodiff(ptr, ...)
+
+define double @df(double %x) {
+  %g = call double (ptr, ...) @__enzyme_autodiff(ptr @f, double %x)
+  ret double %g
+}
+
+; CHECK-LABEL: define internal double @"gl.diffe.f.o_r"(double %x, double %"gl.dret")
+; CHECK:       %r = call double @erf(double %x)
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
+; CHECK:       [[G:%"gl.g.[0-9]+"]] = load double, ptr [[ADJR:%"gl.adj.[0-9]+"]]
+; CHECK-NEXT:  store double 0x8000000000000000, ptr [[ADJR]]
+; CHECK-NEXT:  [[N:%"gl.neg.[0-9]+"]] = fneg double %x
+; CHECK-NEXT:  [[NXX:%"gl.fmul.[0-9]+"]] = fmul double [[N]], %x
+; CHECK-NEXT:  [[E:%"gl.exp.[0-9]+"]] = call double @llvm.exp.f64(double [[NXX]])
+; CHECK-NEXT:  [[D:%"gl.fmul.[0-9]+"]] = fmul double 0x3FF20DD750429B6D, [[E]]
+; CHECK-NEXT:  [[DX:%"gl.fmul.[0-9]+"]] = fmul double [[G]], [[D]]
+; CHECK-NEXT:  [[A:%"gl.a.[0-9]+"]] = load double, ptr [[ADJX:%"gl.adj.[0-9]+"]]
+; CHECK-NEXT:  [[SUM:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[A]], [[DX]]
+; CHECK-NEXT:  store double [[SUM]], ptr [[ADJX]]
+; CHECK:       {{"?}}gl.exit{{"?}}:
+; CHECK-NEXT:  load double, ptr [[ADJX]]

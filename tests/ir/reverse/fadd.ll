@@ -1,0 +1,31 @@
+; Reverse mode, fadd: both partials are 1: the adjoint goes unchanged to x and to y.
+; RUN: %gradlink ad %s -f gl.diffe.f.oo_r | FileCheck %s
+
+define double @f(double %x, double %y) {
+entry:
+  %r = fadd double %x, %y
+  ret double %r
+}
+
+declare { double, double } @__enzyme_autodiff(ptr, ...)
+
+define { double, double } @df(double %x, double %y) {
+  %g = call { double, double } (ptr, ...) @__enzyme_autodiff(ptr @f, double %x, double %y)
+  ret { double, double } %g
+}
+
+; CHECK-LABEL: define internal { double, double } @"gl.diffe.f.oo_r"(double %x, double %y, double %"gl.dret")
+; CHECK:       %r = fadd double %x, %y
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
+; CHECK:       [[G:%"gl.g.[0-9]+"]] = load double, ptr [[ADJR:%"gl.adj.[0-9]+"]]
+; CHECK-NEXT:  store double 0x8000000000000000, ptr [[ADJR]]
+; CHECK-NEXT:  [[AX:%"gl.a.[0-9]+"]] = load double, ptr [[ADJX:%"gl.adj.[0-9]+"]]
+; CHECK-NEXT:  [[SUMX:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[AX]], [[G]]
+; CHECK-NEXT:  store double [[SUMX]], ptr [[ADJX]]
+; CHECK-NEXT:  [[AY:%"gl.a.[0-9]+"]] = load double, ptr [[ADJY:%"gl.adj.[0-9]+"]]
+; CHECK-NEXT:  [[SUMY:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[AY]], [[G]]
+; CHECK-NEXT:  store double [[SUMY]], ptr [[ADJY]]
+; CHECK:       {{"?}}gl.exit{{"?}}:
+; CHECK-NEXT:  load double, ptr [[ADJX]]
+; CHECK:       load double, ptr [[ADJY]]
+; CHECK:       ret { double, double }

@@ -1,0 +1,37 @@
+; Reverse mode, fmod: libm fmod: partials 1 and -trunc(x / y).
+; RUN: %gradlink ad %s -f gl.diffe.f.oo_r | FileCheck %s
+
+declare double @fmod(double, double)
+
+define double @f(double %x, double %y) {
+entry:
+  %r = call double @fmod(double %x, double %y)
+  ret double %r
+}
+
+declare { double, double } @__enzyme_autodiff(ptr, ...)
+
+define { double, double } @df(double %x, double %y) {
+  %g = call { double, double } (ptr, ...) @__enzyme_autodiff(ptr @f, double %x, double %y)
+  ret { double, double } %g
+}
+
+; CHECK-LABEL: define internal { double, double } @"gl.diffe.f.oo_r"(double %x, double %y, double %"gl.dret")
+; CHECK:       %r = call double @fmod(double %x, double %y)
+; CHECK:       {{"?}}gl.rev.entry{{"?}}:
+; CHECK:       [[G:%"gl.g.[0-9]+"]] = load double, ptr [[ADJR:%"gl.adj.[0-9]+"]]
+; CHECK-NEXT:  store double 0x8000000000000000, ptr [[ADJR]]
+; CHECK-NEXT:  [[AX:%"gl.a.[0-9]+"]] = load double, ptr [[ADJX:%"gl.adj.[0-9]+"]]
+; CHECK-NEXT:  [[SUMX:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[AX]], [[G]]
+; CHECK-NEXT:  store double [[SUMX]], ptr [[ADJX]]
+; CHECK-NEXT:  [[Q:%"gl.fdiv.[0-9]+"]] = fdiv double %x, %y
+; CHECK-NEXT:  [[TR:%"gl.trunc.[0-9]+"]] = call double @llvm.trunc.f64(double [[Q]])
+; CHECK-NEXT:  [[PY:%"gl.neg.[0-9]+"]] = fneg double [[TR]]
+; CHECK-NEXT:  [[DY:%"gl.fmul.[0-9]+"]] = fmul double [[G]], [[PY]]
+; CHECK-NEXT:  [[AY:%"gl.a.[0-9]+"]] = load double, ptr [[ADJY:%"gl.adj.[0-9]+"]]
+; CHECK-NEXT:  [[SUMY:%"gl.fadd.[0-9]+"]] = fadd reassoc contract double [[AY]], [[DY]]
+; CHECK-NEXT:  store double [[SUMY]], ptr [[ADJY]]
+; CHECK:       {{"?}}gl.exit{{"?}}:
+; CHECK-NEXT:  load double, ptr [[ADJX]]
+; CHECK:       load double, ptr [[ADJY]]
+; CHECK:       ret { double, double }
