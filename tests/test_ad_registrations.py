@@ -206,3 +206,23 @@ int main(void) {
 """)
     assert code == 0, err
     assert sh([exe]).check().stdout.split() == ["2", "4", "6"]
+
+
+def test_request_on_a_registered_function_uses_the_registration(tmp_path: Path) -> None:
+    """A request on the registered function itself (not only calls of it) uses the registered
+    gradient and tangent, though the function has a body (until this was fixed, the body was
+    differentiated: 6 and 6 here, silently)."""
+    code, err, exe = build(tmp_path, HEAD + r"""
+__attribute__((noinline)) double sq(double x) { return x * x; }
+static void *aug_sq(double x) { (void)x; return 0; }
+static double rev_sq(double x, double d, void *t) { (void)x; (void)t; return 42.0 * d; }
+static double fwd_sq(double x, double dx) { (void)x; return 7.0 * dx; }
+void *__enzyme_register_gradient_sq[3] = {(void *)sq, (void *)aug_sq, (void *)rev_sq};
+void *__enzyme_register_derivative_sq[2] = {(void *)sq, (void *)fwd_sq};
+int main(void) {
+  printf("%g %g\n", __enzyme_autodiff((void *)sq, 3.0), __enzyme_fwddiff((void *)sq, 3.0, 1.0));
+  return 0;
+}
+""")
+    assert code == 0, err
+    assert sh([exe]).check().stdout.split() == ["42", "7"]

@@ -88,12 +88,13 @@ class RequestReader:
         if not operands or not operands[0].is_global:
             raise fail(f"the first argument of {api} must be a function (its address)")
         target = operands[0].ref
-        if target not in self.info.fns:
-            registered = self.info.registry.tangents if forward else self.info.registry.gradients
-            if target not in registered:
-                raise fail(f"{target.lstrip('@')} has no body in the LTO unit (an external "
-                           "function or one in a native object): nothing to differentiate")
-            target = self.calling_wrapper(target)  # its registered (or precompiled) derivative
+        registered = self.info.registry.tangents if forward else self.info.registry.gradients
+        if target in registered:
+            # its registered (or precompiled) derivative, as for calls of it, body or not
+            target = self.calling_wrapper(target)
+        elif target not in self.info.fns:
+            raise fail(f"{target.lstrip('@')} has no body in the LTO unit (an external "
+                       "function or one in a native object): nothing to differentiate")
         fn = self.info.function(target)
         if split == "__enzyme_augmentsize":        # markers only: the tape object's size is fixed
             return Request(caller, ins, target, Signature((), False), [], [])

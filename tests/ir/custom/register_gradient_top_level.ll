@@ -1,10 +1,7 @@
-; A request directly on a function whose gradient is registered should use the registration (as
-; for calls of it, and as Enzyme does), so a body gradlink cannot differentiate becomes usable.
-; XFAIL: *
-; Known divergence (reported, not fixed here): the registration is used for a top-level request
-; only when the function has no body; here the body (a float bit trick) is differentiated and
-; refused ("the bits of an active float (%b) are used as an integer"). Remove the XFAIL line when
-; fixed.
+; A request directly on a function whose gradient is registered uses the registration (as for
+; calls of it, and as Enzyme does), even when it has a body, here one gradlink would refuse (a
+; float bit trick). Before, the body was differentiated whenever there was one: a silently
+; different gradient when it could be, a refusal here.
 ; RUN: %gradlink ad %s | FileCheck %s
 
 @__enzyme_register_gradient_absbits = global [3 x ptr] [ptr @absbits, ptr @aug, ptr @rev]
