@@ -22,7 +22,7 @@ from typing import Protocol
 from gradlink.ad import complexops
 from gradlink.ir.builder import Builder
 from gradlink.ir.model import Instr, Value
-from gradlink.ir.types import I64
+from gradlink.ir.types import I64, Type
 
 # Sums of adjoint contributions may be reassociated (and contracted into fmas): their order is
 # the synthesis's choice, not the program's; it lets the optimizer vectorize the reductions a
@@ -58,6 +58,8 @@ class Adjoints(Protocol):
     def add_adjoint(self, target: Value, contrib: Value | None) -> None: ...
 
     def shadow_in_reverse(self, ptr: Value) -> Value: ...
+
+    def adj_type(self, v: Value) -> Type: ...
 
 
 TangentRule = Callable[[Tangents, Instr, int, str], None]     # (synthesis, ins, lane, result)
@@ -129,6 +131,14 @@ def _load_adjoint(r: Adjoints, ins: Instr, g: Value) -> None:
 
 def _pass_through(r: Adjoints, ins: Instr, g: Value) -> None:
     r.add_adjoint(ins.operands[0], g)
+
+
+def _bitcast_adjoint(r: Adjoints, ins: Instr, g: Value) -> None:
+    """The adjoint goes back through the inverse bitcast when the shapes differ (<2 x float>
+    as double: how C's ABI passes small float structs)."""
+    src = ins.operands[0]
+    want = r.adj_type(src)
+    r.add_adjoint(src, g if want == g.type else r.b.cast("bitcast", g, want))
 
 
 def _float_cast_adjoint(r: Adjoints, ins: Instr, g: Value) -> None:
@@ -238,7 +248,7 @@ def _minmax_reads(ins: Instr) -> list[Value]:
 
 TABLE: dict[str, Structural] = {
     "load": Structural(_load_tangent, _load_adjoint, _nothing),
-    "bitcast": Structural(_same_on_tangents, _pass_through, _nothing),
+    "bitcast": Structural(_same_on_tangents, _bitcast_adjoint, _nothing),
     "freeze": Structural(_same_on_tangents, _pass_through, _nothing),
     "fpext": Structural(_same_on_tangents, _float_cast_adjoint, _nothing),
     "fptrunc": Structural(_same_on_tangents, _float_cast_adjoint, _nothing),

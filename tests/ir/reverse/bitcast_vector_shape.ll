@@ -1,10 +1,6 @@
 ; Reverse mode, bitcast between float types of different shapes (<2 x float> <-> double, as ABI
 ; coercion of {float, float} makes): the adjoint must be bitcast back to the operand's type.
-; XFAIL: *
-; Known bug (reported, not fixed here): the reverse of such a bitcast adds the result's adjoint to
-; the operand's adjoint without casting it, so the module is invalid ("internal error: the
-; differentiated module is invalid ... defined with type '<2 x float>' but expected 'double'").
-; Remove the XFAIL line when fixed; the CHECK lines say what the fix should produce.
+; (Before the fix the adjoint was added uncast: an invalid module, "internal error".)
 ; RUN: %gradlink ad %s -f gl.diffe.f.o_r | FileCheck %s
 
 define float @f(<2 x float> %v) {
