@@ -64,7 +64,10 @@ def convert(b: Builder, v: Value, outs: list[Type], want: Type, result: str,
             agg = b.insertvalue(agg, el, [i], name=nxt)
         else:
             return
-    raise ADError(f"__enzyme_autodiff returns {len(outs)} adjoint(s) of type(s) "
+    entry = next((e for e in ("__enzyme_fwddiff", "__enzyme_reverse", "__enzyme_autodiff")
+                  if e in call.callee), "__enzyme_autodiff")
+    what = "tangent(s)" if entry == "__enzyme_fwddiff" else "adjoint(s)"
+    raise ADError(f"{entry} returns {len(outs)} {what} of type(s) "
                   f"{', '.join(map(str, outs)) or 'none'}, but the call is declared to return "
                   f"{want}\n>>> instruction: {call.text}")
 
