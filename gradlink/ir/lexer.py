@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 _TOKEN = re.compile(r'''
     (?P<space>\s+)
@@ -22,8 +22,7 @@ _TOKEN = re.compile(r'''
 ''', re.X)
 
 
-@dataclass(frozen=True)
-class Tok:
+class Tok(NamedTuple):
     kind: str
     text: str
     pos: int
@@ -35,13 +34,16 @@ class LexError(ValueError):
 
 def tokenize(text: str) -> list[Tok]:
     out: list[Tok] = []
+    append = out.append
     pos = 0
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m is None:
-            raise LexError(f"cannot read IR at: {text[pos:pos + 40]!r}")
+    for m in _TOKEN.finditer(text):
+        start = m.start()
+        if start != pos:                 # finditer skipped what no token matches
+            break
         kind = m.lastgroup or ""
-        if kind not in ("space", "comment"):
-            out.append(Tok(kind, m.group(), pos))
+        if kind != "space" and kind != "comment":
+            append(Tok(kind, m.group(), start))
         pos = m.end()
+    if pos != len(text):
+        raise LexError(f"cannot read IR at: {text[pos:pos + 40]!r}")
     return out
