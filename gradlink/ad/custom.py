@@ -298,7 +298,7 @@ def _wrapper_params(params: list[Type], shadow: str) -> list[Param]:
 
 
 def tangent_wrapper(fn: str, tangent: str, params: list[Type], ret: Type, module_text: str,
-                    name: str, kinds: list[str]) -> str:
+                    name: str, kinds: list[Arg]) -> str:
     """The forward derivative of a call of fn with per-argument activities ``kinds`` (dup or
     const), around the user's tangent function, which takes each argument followed by its
     tangent (its shadow, for pointers), as Enzyme's registered derivatives do: a constant
@@ -319,7 +319,7 @@ def tangent_wrapper(fn: str, tangent: str, params: list[Type], ret: Type, module
         targs.append(Value(t, f"%a{i}"))
         if not (t.is_ptr or t.is_float):
             continue
-        if Arg(kinds[i]).has_shadow:
+        if kinds[i].has_shadow:
             plist.append(Param(t, f"%d{i}"))
             targs.append(Value(t, f"%d{i}"))
         elif t.is_float:

@@ -71,9 +71,9 @@ class Derivatives:
         return fn
 
     def calling_wrapper(self, fn: str) -> str:
-        """A function that only calls ``fn``: a request on a function without a body whose
-        derivative is registered (a library's precompiled one) differentiates this, and the
-        call inside uses the registration."""
+        """A function that only calls ``fn``: a request on a function whose derivative is
+        registered (by the program, or a library's precompiled one; with a body or without)
+        differentiates this, and the call inside uses the registration."""
         name = f'@"gl.calls.{fn.lstrip("@").strip(chr(34))}"'
         if name not in self.info.fns:
             ret, params = custom.signature(self.info.text, fn)
@@ -92,7 +92,7 @@ class Derivatives:
             name = f'@"gl.diffe.{target.lstrip("@").strip(chr(34))}.{sig.key()}"'
             if self.info.existing(name):
                 fn = self.info.function(target)
-                outs = [p.type for p, k in zip(fn.params, sig.args) if k == "out"]
+                outs = [p.type for p, k in zip(fn.params, sig.args) if k is Arg.OUT]
                 ret = None if not outs else outs[0] if len(outs) == 1 else \
                     Type("struct", fields=tuple(outs))
                 self.derivatives[key] = Derivative(name, "", ret, outs)
@@ -116,7 +116,7 @@ class Derivatives:
         if len(fn.params) != len(sig.args):
             raise ADError(f"cannot differentiate a variadic call of {callee.lstrip('@')}")
         base = callee.lstrip("@").strip('"')
-        outs = [i for i, k in enumerate(sig.args) if k == "out"]
+        outs = [i for i, k in enumerate(sig.args) if k is Arg.OUT]
         out_types = [fn.params[i].type for i in outs]
         aug_name = f'@"gl.aug.{base}.{sig.key()}"'
         if self.info.existing(aug_name):
@@ -185,8 +185,8 @@ class Derivatives:
         return pair
 
     def _custom_tangent(self, fn: str, sig: Signature) -> ForwardCallee:
-        kinds = [k if k in ("dup", "dupnoneed") else "const" for k in sig.args]
-        key = "".join("d" if k != "const" else "c" for k in kinds)
+        kinds = [k if k.has_shadow else Arg.CONST for k in sig.args]
+        key = "".join("d" if k is not Arg.CONST else "c" for k in kinds)
         name = f'@"gl.custom.fwd.{fn.lstrip("@").strip(chr(34))}.{key}"'
         ret, params = custom.signature(self.info.text, fn)
         if name not in self.custom_wrappers:
