@@ -8,6 +8,7 @@ fields.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -34,7 +35,7 @@ class Value(NamedTuple):
         return not self.is_local
 
     def __str__(self) -> str:
-        return f"{self.type} {self.ref}"
+        return f"{self.type.spelled} {self.ref}"
 
 
 @dataclass(slots=True)
@@ -46,17 +47,17 @@ class Instr:
     flags: tuple[str, ...] = ()               # fast-math / wrap flags
     pred: str = ""                            # fcmp/icmp predicate
     callee: str = ""                          # call: "@sin", or "%fnptr" for indirect calls
-    incoming: list[tuple[Value, str]] = field(default_factory=list)   # phi: (value, block)
-    targets: list[str] = field(default_factory=list)                   # br/switch successors
+    incoming: Sequence[tuple[Value, str]] = ()   # phi: (value, block)
+    targets: Sequence[str] = ()                   # br/switch successors
     unwind: str = ""                          # invoke: the landing pad (exceptional successor)
-    cases: list[tuple[Value, str]] = field(default_factory=list)       # switch cases
+    cases: Sequence[tuple[Value, str]] = ()       # switch cases
     alloc_type: Type | None = None            # alloca's type, gep's source element type
-    indices: list[int] = field(default_factory=list)                   # extract/insertvalue
+    indices: Sequence[int] = ()                   # extract/insertvalue
     text: str = ""                            # the original instruction, debug attachments removed
     dbg: str | None = None                    # the !dbg attachment's metadata id, e.g. "!31"
     block: str = ""
     align: int = 0                            # load/store alignment (0: none written)
-    clauses: list[str] = field(default_factory=list)                   # landingpad clauses
+    clauses: Sequence[str] = ()                   # landingpad clauses
 
     @property
     def value(self) -> Value | None:

@@ -247,13 +247,15 @@ def parse_instruction(line: str) -> Instr:
         ins.type, ins.operands = a.type, [cond, a, b]
     elif op == "phi":
         ins.type = c.type()
+        incoming: list[tuple[Value, str]] = []
+        ins.incoming = incoming
         while True:
             c.expect("[")
             v = Value(ins.type, c.value_ref())
             c.expect(",")
             blk = c.next().text
             c.expect("]")
-            ins.incoming.append((v, _target(blk)))
+            incoming.append((v, _target(blk)))
             if not c.at(","):
                 break
             c.next()
@@ -302,15 +304,17 @@ def parse_instruction(line: str) -> Instr:
         v = c.typed_value()
         c.expect(",")
         c.expect("label")
-        ins.operands, ins.targets = [v], [_target(c.next().text)]
+        targets = [_target(c.next().text)]
+        cases: list[tuple[Value, str]] = []
+        ins.operands, ins.targets, ins.cases = [v], targets, cases
         c.expect("[")
         while not c.at("]"):
             cv = c.typed_value()
             c.expect(",")
             c.expect("label")
             dest = _target(c.next().text)
-            ins.cases.append((cv, dest))
-            ins.targets.append(dest)
+            cases.append((cv, dest))
+            targets.append(dest)
     elif op == "ret":
         if c.at("void"):
             c.next()
@@ -342,9 +346,11 @@ def parse_instruction(line: str) -> Instr:
         if op == "insertvalue":
             c.expect(",")
             ins.operands.append(c.typed_value())
+        indices: list[int] = []
+        ins.indices = indices
         while c.at(","):
             c.next()
-            ins.indices.append(int(c.next().text))
+            indices.append(int(c.next().text))
         ins.type = agg.type if op == "insertvalue" else _member_type(agg.type, ins.indices)
     # unreachable, fence, atomics, landingpad...: kept as opaque text
     ins.flags = tuple(flags)

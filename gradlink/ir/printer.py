@@ -29,13 +29,16 @@ def print_instruction(ins: Instr) -> str:
     res = f"{ins.name} = " if ins.name else ""
     ops = ins.operands
     if op in _BINARY:
-        return f"{res}{op} {_flags(ins)}{ops[0]}, {ops[1].ref}"
+        a = ops[0]
+        return f"{res}{op} {_flags(ins)}{a.type.spelled} {a.ref}, {ops[1].ref}"
     if op == "load":
         align = f", align {ins.align}" if ins.align else ""
-        return f"{res}load {ins.type}, {ops[0]}{align}"
+        p = ops[0]
+        return f"{res}load {ins.type}, {p.type.spelled} {p.ref}{align}"
     if op == "store":
         align = f", align {ins.align}" if ins.align else ""
-        return f"store {ops[0]}, {ops[1]}{align}"
+        v, p = ops
+        return f"store {v.type.spelled} {v.ref}, {p.type.spelled} {p.ref}{align}"
     if op in ("fneg", "freeze"):
         return f"{res}{op} {_flags(ins)}{ops[0]}"
     if op in ("fcmp", "icmp"):

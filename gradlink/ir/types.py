@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 FLOAT_BITS = {"half": 16, "bfloat": 16, "float": 32, "double": 64, "x86_fp80": 80, "fp128": 128}
 
@@ -19,13 +19,14 @@ class Type:
     elem: Type | None = None
     fields: tuple[Type, ...] = ()
     packed: bool = False
+    # LLVM's spelling, made once (printing reads it without a call)
+    spelled: str = field(init=False, compare=False, repr=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "spelled", self._spell())
 
     def __str__(self) -> str:
-        text = self.__dict__.get("_text")       # spelled once per type object
-        if text is None:
-            text = self._spell()
-            object.__setattr__(self, "_text", text)
-        return text
+        return self.spelled
 
     def _spell(self) -> str:
         k = self.kind
