@@ -93,9 +93,7 @@ class Derivatives:
             if self.info.existing(name):
                 fn = self.info.function(target)
                 outs = [p.type for p, k in zip(fn.params, sig.args) if k is Arg.OUT]
-                ret = None if not outs else outs[0] if len(outs) == 1 else \
-                    Type("struct", fields=tuple(outs))
-                self.derivatives[key] = Derivative(name, "", ret, outs)
+                self.derivatives[key] = Derivative(name, "", adjoints_type(outs), outs)
                 return self.derivatives[key]
             fn = self.differentiated(target)
             self.derivatives[key] = self.reverse_synthesis(fn, sig, split=False).run(name)
@@ -118,24 +116,11 @@ class Derivatives:
         base = callee.lstrip("@").strip('"')
         outs = [i for i, k in enumerate(sig.args) if k is Arg.OUT]
         out_types = [fn.params[i].type for i in outs]
-        aug_name = f'@"gl.aug.{base}.{sig.key()}"'
-        if self.info.existing(aug_name):
-            ret0 = None if not outs else out_types[0] if len(outs) == 1 else \
-                Type("struct", fields=tuple(out_types))
-            pair0 = CalleeDerivative(aug_name, f'@"gl.rev.{base}.{sig.key()}"', ret0, outs,
-                                     shadow_return=sig.shadow_return)
-            self.pairs[key] = pair0
-            return pair0
-        ret: Type | None
-        if not outs:
-            ret = None
-        elif len(outs) == 1:
-            ret = out_types[0]
-        else:
-            ret = Type("struct", fields=tuple(out_types))
         pair = CalleeDerivative(f'@"gl.aug.{base}.{sig.key()}"', f'@"gl.rev.{base}.{sig.key()}"',
-                                ret, outs, shadow_return=sig.shadow_return)
+                                adjoints_type(out_types), outs, shadow_return=sig.shadow_return)
         self.pairs[key] = pair
+        if self.info.existing(pair.aug):             # made by an earlier round
+            return pair
         self.differentiated(callee)
         synth = self.reverse_synthesis(fn, sig, split=True)
         self.split_functions.extend(synth.run_split(pair.aug, pair.rev))
@@ -166,8 +151,7 @@ class Derivatives:
         ret, params = custom.signature(self.info.text, fn)
         outs = [i for i, t in enumerate(params) if t.is_float]
         out_types = [params[i] for i in outs]
-        rev_ret: Type | None = None if not outs else (
-            out_types[0] if len(outs) == 1 else Type("struct", fields=tuple(out_types)))
+        rev_ret = adjoints_type(out_types)
         base = fn.lstrip("@").strip('"')
         names = (f'@"gl.custom.aug.{base}"', f'@"gl.custom.rev.{base}"')
         aug, rev = self.info.registry.gradients[fn]
@@ -226,3 +210,11 @@ class Derivatives:
         d = self.forward(callee, sig, pair=True)
         return ForwardCallee(d.name, sig.active_return or sig.shadow_return)
 
+
+
+def adjoints_type(types: list[Type]) -> Type | None:
+    """What a reverse function returning these adjoints returns: nothing, the one adjoint, or a
+    struct of them."""
+    if not types:
+        return None
+    return types[0] if len(types) == 1 else Type("struct", fields=tuple(types))

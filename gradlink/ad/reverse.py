@@ -175,11 +175,7 @@ class ReverseSynthesis:
             self._types = TypeAnalysis(self.fn, self.structs)
         return self._types
 
-    def shadow_in_reverse(self, ptr: Value) -> Value:
-        """The shadow of pointer ptr as available in the current reverse block."""
-        return self._sh_value(ptr)
-
-    def _sh_value(self, v: Value) -> Value:
+    def shadow_in_reverse(self, v: Value) -> Value:
         """The shadow of pointer v as available in the current reverse block."""
         ref = self.shadow_ref(v.ref)
         return self.env.get(ref, Value(v.type, ref))
@@ -779,14 +775,14 @@ class ReverseSynthesis:
                 ins.name in self.act.shadowed or ins.name in self.deferred_frees):
             self.b.declare_library("@free")
             if ins.name in self.act.shadowed:
-                self.b.libcall("@free", [self._sh_value(ins.value)])  # type: ignore[arg-type]
+                self.b.libcall("@free", [self.shadow_in_reverse(ins.value)])  # type: ignore[arg-type]
             if ins.name in self.deferred_frees:
                 self.b.libcall("@free", [self.val(ins.value)])  # type: ignore[arg-type]
             return
         if op == "alloca" and ins.name in self.src.heap_allocas:
             self.b.libcall("@free", [self.val(ins.value)])  # type: ignore[arg-type]
             if ins.name in self.act.shadowed:
-                self.b.libcall("@free", [self._sh_value(ins.value)])  # type: ignore[arg-type]
+                self.b.libcall("@free", [self.shadow_in_reverse(ins.value)])  # type: ignore[arg-type]
             return
         if op == "call" and ins.callee.startswith(("@llvm.memcpy", "@llvm.memmove")):
             self._reverse_memcpy(ins)
@@ -848,7 +844,7 @@ class ReverseSynthesis:
             n = self.val(size)
             if n.type.bits != 64:
                 n = self.b.cast("zext", n, I64)
-            self.b.libcall("@llvm.memset.p0.i64", [Value(PTR, self._sh_value(dst).ref),
+            self.b.libcall("@llvm.memset.p0.i64", [Value(PTR, self.shadow_in_reverse(dst).ref),
                                                    Value(I8, "0"), n, Value(I1, "false")])
             return
         kind = self.types.region_kind(dst.ref) or self.types.region_kind(src.ref)
@@ -856,7 +852,7 @@ class ReverseSynthesis:
         if fields is not None:                      # the front end described the copy's layout
             for off, k in fields:
                 if k.is_float:
-                    self._adjoint_move(self._sh_value(dst), self._sh_value(src), off, k.float)
+                    self._adjoint_move(self.shadow_in_reverse(dst), self.shadow_in_reverse(src), off, k.float)
             return
         if kind is None:
             mem = self.types.memory.get(dst.ref) or self.types.memory.get(src.ref)
@@ -865,15 +861,15 @@ class ReverseSynthesis:
                                      "floating point")
             for off, k in sorted(mem.at.items()):
                 if k.is_float:
-                    self._adjoint_move(self._sh_value(dst), self._sh_value(src), off, k.float)
+                    self._adjoint_move(self.shadow_in_reverse(dst), self.shadow_in_reverse(src), off, k.float)
             return
         if not kind.is_float:
             return                                  # integers and pointers carry no adjoint
         elem = kind.float
         helper = f'@"gl.{"memmove" if "memmove" in ins.callee else "memcpy"}.adjoint.{elem}"'
         self.helpers[helper] = _copy_adjoint_helper(helper, elem, "memmove" in ins.callee)
-        self.b.call(helper, [Value(PTR, self._sh_value(dst).ref),
-                             Value(PTR, self._sh_value(src).ref), self.val(size)], None)
+        self.b.call(helper, [Value(PTR, self.shadow_in_reverse(dst).ref),
+                             Value(PTR, self.shadow_in_reverse(src).ref), self.val(size)], None)
 
     def _realloc_names(self, ins: Instr) -> tuple[str, str]:
         base = self.shadow_ref(ins.name)[:-1]  # type: ignore[arg-type]
@@ -890,11 +886,11 @@ class ReverseSynthesis:
             elem = kind.float
             helper = f'@"gl.memcpy.adjoint.{elem}"'
             self.helpers[helper] = _copy_adjoint_helper(helper, elem, False)
-            self.b.call(helper, [Value(PTR, self._sh_value(new).ref),
-                                 Value(PTR, self._sh_value(old).ref), kept], None)
+            self.b.call(helper, [Value(PTR, self.shadow_in_reverse(new).ref),
+                                 Value(PTR, self.shadow_in_reverse(old).ref), kept], None)
         elif kind is None and (self.types.memory.get(ins.name) or self.types.memory.get(old.ref)):  # type: ignore[arg-type]
             raise self.fail(ins, "type analysis cannot tell what the reallocated memory holds")
-        self.b.libcall("@free", [Value(PTR, self._sh_value(new).ref)])
+        self.b.libcall("@free", [Value(PTR, self.shadow_in_reverse(new).ref)])
 
     def _tbaa_struct(self, ins: Instr) -> list[tuple[int, Kind]] | None:
         """Field layout of a struct copy from its !tbaa.struct metadata: (offset, kind)."""

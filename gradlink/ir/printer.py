@@ -8,7 +8,7 @@ round trip through it shows the model holds everything an instruction means.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from gradlink.ir.model import Block, Function, Instr, Param
 from gradlink.ir.types import Type
@@ -126,12 +126,14 @@ def label_ref(label: str) -> str:
     return label if _PLAIN_LABEL.fullmatch(label) else f'"{label}"'
 
 
-def print_blocks(header: str, blocks: Sequence[Block]) -> str:
-    """A function definition from its first line (see define_line) and its blocks."""
+def print_blocks(header: str, blocks: Sequence[Block],
+                 show: Callable[[Instr], str] = Instr.print) -> str:
+    """A function definition from its first line (see define_line) and its blocks, each
+    instruction as ``show`` prints it (as read, or from its fields when made or changed)."""
     lines = [header]
     for b in blocks:
         lines.append(f"{label_ref(b.label)}:")
-        lines.extend("  " + ins.print() for ins in b.instrs)
+        lines.extend("  " + show(ins) for ins in b.instrs)
     lines.append("}")
     return "\n".join(lines)
 
@@ -144,10 +146,6 @@ def string_constant(name: str, data: str) -> str:
 
 
 def print_function(fn: Function, from_fields: bool = False) -> str:
-    lines = [fn.header]
-    for b in fn.blocks:
-        lines.append(f"{label_ref(b.label)}:")
-        for ins in b.instrs:
-            lines.append("  " + (print_instruction(ins) if from_fields else ins.print()))
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    """A parsed function; ``from_fields``: every instruction printed from its fields alone."""
+    show = print_instruction if from_fields else Instr.print
+    return print_blocks(fn.header, fn.blocks, show) + "\n"
