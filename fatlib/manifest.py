@@ -15,7 +15,12 @@ every field):
 - ``gradient``: "function", "augmented", "reverse" (Enzyme's custom reverse convention), with
   "signatures" giving each symbol's LLVM type (``{"ret": "double", "params": ["ptr", "i32"]}``)
 - ``derivative``: "function", "tangent" (custom forward), "signatures"
-- ``function_like``: "function", "like" (a built-in rule, e.g. "log1p")
+- ``function_like``: "function", "like" (a built-in rule, e.g. "log1p", or "free": a function
+  freeing its first argument)
+- ``allocation_like``: "function" (returns fresh memory), "size_argument" (the index of its
+  byte-count argument), "deallocator" (the function freeing it), "deallocator_arguments" (per
+  argument of the deallocator: -1 for the pointer, k for the allocation's argument k),
+  "signatures"
 - ``inactive``: "function";  ``inactive_global``: "global"
 - ``precompiled``: "function", "mode" ("reverse" | "forward"), "activity" (one of const, dup,
   dupnoneed, out per parameter), the derivative symbols with the conventions of a custom
@@ -43,6 +48,8 @@ KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "gradient": (("function", "augmented", "reverse"), ("signatures", "tape")),
     "derivative": (("function", "tangent"), ("signatures",)),
     "function_like": (("function", "like"), ()),
+    "allocation_like": (("function", "size_argument", "deallocator", "deallocator_arguments"),
+                        ("signatures",)),
     "inactive": (("function",), ()),
     "inactive_global": (("global",), ()),
     "precompiled": (("function", "mode", "activity"), ("augmented", "reverse", "tangent",
@@ -71,6 +78,8 @@ def validate_entry(e: Any, where: str) -> dict[str, Any]:
                           f"{', '.join(KINDS)})")
     required, optional = KINDS[kind]
     for f in required:
+        if f in ("size_argument", "deallocator_arguments"):
+            continue                                   # numbers: checked below
         if not isinstance(e.get(f), (str, list)) or not e.get(f):
             raise FormatError(f"{where}: a '{kind}' entry needs '{f}'")
     extra = set(e) - set(required) - set(optional) - {"kind"}
@@ -90,6 +99,16 @@ def validate_entry(e: Any, where: str) -> dict[str, Any]:
         if not isinstance(acts, list) or any(a not in ACTIVITIES for a in acts):
             raise FormatError(f"{where}: the activity of {e['function']} must be a list of "
                               f"{', '.join(ACTIVITIES)}")
+    if kind == "allocation_like":
+        size, args = e.get("size_argument"), e.get("deallocator_arguments")
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            raise FormatError(f"{where}: the 'size_argument' of allocator {e['function']} must "
+                              "be the index of its byte-count argument (0, 1, ...)")
+        if not isinstance(args, list) or not args or any(
+                not isinstance(k, int) or isinstance(k, bool) or k < -1 for k in args):
+            raise FormatError(f"{where}: the 'deallocator_arguments' of allocator "
+                              f"{e['function']} must list, per argument of {e['deallocator']}, "
+                              "-1 for the pointer or the index of an argument of the allocation")
     sigs = e.get("signatures", {})
     if not isinstance(sigs, dict) or any(
             not isinstance(s, dict) or not isinstance(s.get("ret"), str)

@@ -381,6 +381,13 @@ def _registration_entries(members: list[Member]) -> list[dict[str, Any]]:
                         "signatures": sig(f, t)})
         for fn, like in reg.function_like.items():
             out.append({"kind": "function_like", "function": _bare(fn), "like": like})
+        out += [{"kind": "function_like", "function": _bare(fn), "like": "free"}
+                for fn in sorted(reg.frees)]
+        for fn, alloc in reg.allocators.items():
+            f, d = _bare(fn), _bare(alloc.free)
+            out.append({"kind": "allocation_like", "function": f, "size_argument": alloc.size[0],
+                        "deallocator": d, "deallocator_arguments": list(alloc.free_args),
+                        "signatures": sig(f, d)})
         out += [{"kind": "inactive", "function": _bare(fn)} for fn in sorted(reg.inactive_functions)]
         out += [{"kind": "inactive_global", "global": _bare(g)} for g in sorted(reg.inactive_globals)]
     return out
@@ -407,7 +414,7 @@ def _file_entries(path: str, members: list[Member]) -> list[dict[str, Any]]:
             validate_entry(entry, path)
         except FormatError as err:
             raise BuildError(str(err)) from None
-        if entry["kind"] in ("gradient", "derivative"):
+        if entry["kind"] in ("gradient", "derivative", "allocation_like"):
             sigs = dict(entry.get("signatures", {}))
             for sym in [entry["function"], *_symbols(entry)]:
                 if sym not in sigs and sym in types:
@@ -418,7 +425,7 @@ def _file_entries(path: str, members: list[Member]) -> list[dict[str, Any]]:
 
 
 def _symbols(e: dict[str, Any]) -> list[str]:
-    return [e[k] for k in ("augmented", "reverse", "tangent", "symbol") if k in e]
+    return [e[k] for k in ("augmented", "reverse", "tangent", "deallocator", "symbol") if k in e]
 
 
 def _bare(name: str) -> str:

@@ -66,7 +66,8 @@ def registrations(module: llvm.ModuleRef, res: Resolution, log: Log,
                 continue                       # done, or the program does not use it
             injected.add((manifest.source, n))
             lines += _entry(e, n, manifest.source, defined, types, declared)
-            symbols.update(e[f] for f in ("augmented", "reverse", "tangent") if f in e)
+            symbols.update(e[f] for f in ("augmented", "reverse", "tangent", "deallocator")
+                           if f in e)
             log.note(f"{manifest.source}: {e['kind']} entry for '{target}'")
     return _module(lines, module)
 
@@ -115,6 +116,8 @@ def _entry(e: dict[str, Any], n: int, source: str, defined: set[str], types: dic
                 f'{sname} = private unnamed_addr constant [{len(like) + 1} x i8] c"{like}\\00"',
                 f'@"__enzyme_function_like.{e["function"]} from {_quoted(source)}" = hidden global '
                 f'[2 x ptr] [ptr {global_ref(e["function"])}, ptr {sname}]']
+    if kind == "allocation_like":
+        return _allocator(e, n, source, defined, types)
     key, fields = _HOLDER[kind]
     names = [e[f] for f in fields]
     sigs = e.get("signatures", {})
@@ -149,6 +152,36 @@ def _entry(e: dict[str, Any], n: int, source: str, defined: set[str], types: dic
     origin = PRECOMPILED if e["kind"] == "precompiled" else " from "
     out.append(f'@"__enzyme_{key}.{names[0]}{origin}{_quoted(source)}" = hidden global '
                f"[{len(names)} x ptr] [{refs}]")
+    return out
+
+
+def _allocator(e: dict[str, Any], n: int, source: str, defined: set[str],
+               types: dict[str, str]) -> list[str]:
+    """__enzyme_allocation_like = {fn, (void *)size_argument, "deallocator_arguments",
+    deallocator}, with declarations of both functions (the program may not name the
+    deallocator: the derivative frees shadows with it)."""
+    fn, free = e["function"], e["deallocator"]
+    if free not in defined:
+        raise LinkError(f"{source}: the manifest names '{free}' (the deallocator of {fn}), which "
+                        f"{source} does not define")
+    out = []
+    for sym in (fn, free):
+        have, sig = types.get(sym), e.get("signatures", {}).get(sym)
+        recorded = f"{sig['ret']} ({', '.join(sig['params'])})" if sig is not None else None
+        if have is not None and recorded is not None and have != recorded:
+            raise LinkError(f"{source}: the manifest's signature of {sym} ({recorded}) does not "
+                            f"match the program's ({have})")
+        spelled = have or recorded
+        if spelled is None:
+            raise LinkError(f"{source}: the manifest gives no signature for '{sym}' (for {fn})")
+        ret, _, params = spelled.partition(" (")
+        out.append(f"declare {ret} {global_ref(sym)}({params}")
+    spec = ",".join(str(k) for k in e["deallocator_arguments"])
+    sname = f'@"gl.manifest.free.{n}.{_plain(source)}"'
+    size = "null" if e["size_argument"] == 0 else f"inttoptr (i64 {e['size_argument']} to ptr)"
+    out += [f'{sname} = private unnamed_addr constant [{len(spec) + 1} x i8] c"{spec}\\00"',
+            f'@"__enzyme_allocation_like.{fn} from {_quoted(source)}" = hidden global [4 x ptr] '
+            f"[ptr {global_ref(fn)}, ptr {size}, ptr {sname}, ptr {global_ref(free)}]"]
     return out
 
 

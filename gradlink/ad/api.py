@@ -30,7 +30,8 @@ class Differentiator:
         reg = self.info.registry
         try:
             table = rules.RuleTable.with_registrations(reg.function_like, reg.inactive_functions,
-                                                       reg.inactive_globals)
+                                                       reg.inactive_globals, reg.allocators,
+                                                       reg.frees)
         except ValueError as e:
             raise ADError(str(e)) from None
         self.derivs = Derivatives(self.info, table, hazards)

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gradlink.ad import rules
-from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS
+from gradlink.analysis.allocators import BUILTIN_ALLOCATORS, BUILTIN_DEALLOCATORS, REALLOCATORS
 from gradlink.analysis.cfg import CFG
 from gradlink.ir.model import Function, Instr, Value
 from gradlink.ir.types import Type
@@ -290,7 +290,8 @@ def _root(ref: str, defs: dict[str, Instr], seen: set[str]) -> str:
             return ref if ref.startswith(("%", "@")) else UNKNOWN
         if ins.opcode in ("getelementptr", "bitcast", "addrspacecast") and ins.operands:
             ref = ins.operands[0].ref
-        elif ins.opcode == "alloca" or (ins.opcode == "call" and ins.callee in ALLOCATORS | REALLOCATORS):
+        elif ins.opcode == "alloca" or (ins.opcode == "call" and (ins.callee in BUILTIN_ALLOCATORS
+                                                                 or ins.callee in REALLOCATORS)):
             return FRESH
         elif ins.opcode in ("phi", "select"):
             vals = [v.ref for v, _ in ins.incoming] if ins.opcode == "phi" else \
@@ -328,7 +329,8 @@ def readonly_params(fn: Function, defs: dict[str, Instr],
                                if i < len(ins.operands) and ins.operands[i].type.is_ptr)
                 continue
             known = table.rule_for_call(callee) is not None or table.is_inactive_call(callee) or \
-                callee in ALLOCATORS | REALLOCATORS | DEALLOCATORS or callee in _LIBM_NO_RULE
+                callee in BUILTIN_ALLOCATORS or callee in REALLOCATORS or \
+                callee in BUILTIN_DEALLOCATORS or callee in _LIBM_NO_RULE
             if not known:
                 return set()
             written.update(root(v.ref, defs) for v in ins.operands if v.type.is_ptr)

@@ -105,13 +105,15 @@ class BypassCheck:
                 if where is not None:
                     raise ADError(
                         f"cannot differentiate {_bare(fn.name)}: the compiler inlined "
-                        f"{_bare(h.function)} into it{where} before the link, so the derivative "
-                        f"registered for it ({h.registration}) would be bypassed; declare "
+                        f"{_bare(h.function)} into it{where} before the link, so its registration "
+                        f"({h.registration}) would be bypassed; declare "
                         f"{_bare(h.function)} __attribute__((noinline)) (#[inline(never)] in Rust)")
             elif fn.name in h.mates:
+                what = "is registered as an allocator" if "allocation_like" in h.registration \
+                    else "has a registered derivative"
                 raise ADError(
-                    f"cannot differentiate {_bare(fn.name)}: {_bare(h.function)} has a registered "
-                    f"derivative ({h.registration}) and is defined, without noinline, in the same "
+                    f"cannot differentiate {_bare(fn.name)}: {_bare(h.function)} {what} "
+                    f"({h.registration}) and is defined, without noinline, in the same "
                     f"translation unit ({h.unit}), which was compiled with optimization: the "
                     f"compiler may have inlined it into {_bare(fn.name)} before the link, "
                     "bypassing the registration, and without debug info gradlink cannot tell. "

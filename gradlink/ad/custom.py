@@ -7,6 +7,10 @@ In the program::
     void *__enzyme_function_like[2]            = {fn, "log1p"};     // reuse a built-in rule
     void *__enzyme_inactivefn[N]               = {fn, ...};         // calls carry no derivative
     void *__enzyme_inactive_global[N]          = {&global, ...};    // memory needing no shadow
+    void *__enzyme_allocation_like[4]          = {alloc, (void *)SIZE, "FREE", dealloc};
+    void *__enzyme_function_like[2]            = {fn, "free"};      // frees its argument
+
+(allocators: gradlink/analysis/allocators.py.)
 
 The augmented forward takes fn's arguments, each pointer followed by its shadow, and returns the
 tape (a pointer) or a struct {tape, primal, shadow} for pointer results; the reverse takes the
@@ -25,6 +29,7 @@ from typing import Any
 
 from gradlink.ad.errors import ADError
 from gradlink.analysis.activity import Arg
+from gradlink.analysis.allocators import Allocator, parse_free_args
 from gradlink.ir.builder import Builder
 from gradlink.ir.model import Param, Value
 from gradlink.ir.parse import ParseError, parse_type
@@ -50,6 +55,8 @@ class Registry:
     function_like: dict[str, str] = field(default_factory=dict)           # fn -> rule name
     inactive_functions: set[str] = field(default_factory=set)
     inactive_globals: set[str] = field(default_factory=set)
+    allocators: dict[str, Allocator] = field(default_factory=dict)
+    frees: set[str] = field(default_factory=set)            # function_like "free"
     holders: set[str] = field(default_factory=set)        # the registration globals themselves
     sources: dict[str, str] = field(default_factory=dict)  # fn -> the global registering it
     # (kind, fn) -> (the global, its entries)
@@ -60,7 +67,8 @@ class Registry:
 
     def registered(self) -> set[str]:
         return set(self.gradients) | set(self.tangents) | set(self.function_like) | \
-            self.inactive_functions
+            self.inactive_functions | set(self.allocators) | self.frees | \
+            {a.free for a in self.allocators.values()}
 
 
 # The link names the registrations of a library's precompiled derivatives
@@ -82,26 +90,31 @@ def read_registry(module_text: str) -> Registry:
         if init is None:
             raise ADError(f"the registration {holder} is not an array of pointers gradlink can "
                           "read (Enzyme's form: void *{holder}[] = {{(void *)fn, ...}})")
-        refs = [p.strip().split()[-1] for p in _split_params(init.group(2)[1:-1].strip("{}<> "))
-                if p.strip()]
+        entries = [p.strip() for p in _split_params(init.group(2)[1:-1].strip("{}<> "))
+                   if p.strip()]
+        # (allocation_like holds an index: "inttoptr (i64 1 to ptr)", compared whole)
+        refs = [p.split(maxsplit=1)[-1] if kind == "allocation_like" else p.split()[-1]
+                for p in entries]
         reg.holders.add(holder)
-        _add(reg, holder, kind, refs, strings)
+        _add(reg, holder, kind, refs, strings, module_text)
         if PRECOMPILED not in holder and refs and kind != "inactive_global":
             reg.written.update(r for r in (refs if kind.startswith("inactive") else refs[:1])
                                if r != "null")
     return reg
 
 
-def _add(reg: Registry, holder: str, kind: str, refs: list[str], strings: dict[str, str]) -> None:
+def _add(reg: Registry, holder: str, kind: str, refs: list[str], strings: dict[str, str],
+         module_text: str) -> None:
     if kind not in ("inactivefn", "inactivenoblockfn", "inactive_global", "shouldrecompute"):
+        said = tuple(strings.get(r, r) for r in refs)     # strings by their contents
         if refs and (kind, refs[0]) in reg.by_kind:
-            first, first_refs = reg.by_kind[kind, refs[0]]
-            if first_refs == tuple(refs):
+            first, first_said = reg.by_kind[kind, refs[0]]
+            if first_said == said:
                 return                   # the same registration twice (source and manifest)
             raise ADError(f"{refs[0].lstrip('@')} is registered twice, differently: by "
                           f"{first} and by {holder}")
         if refs:
-            reg.by_kind[kind, refs[0]] = (holder, tuple(refs))
+            reg.by_kind[kind, refs[0]] = (holder, said)
             reg.sources.setdefault(refs[0], holder)
     if kind == "register_gradient":
         if len(refs) != 3:
@@ -114,7 +127,12 @@ def _add(reg: Registry, holder: str, kind: str, refs: list[str], strings: dict[s
     elif kind == "function_like":
         if len(refs) < 2 or refs[1] not in strings:
             raise ADError(f"{holder} must hold a function and the name of a built-in rule")
-        reg.function_like[refs[0]] = strings[refs[1]]
+        if strings[refs[1]] == "free":
+            reg.frees.add(refs[0])
+        else:
+            reg.function_like[refs[0]] = strings[refs[1]]
+    elif kind == "allocation_like":
+        _add_allocator(reg, holder, refs, strings, module_text)
     elif kind in ("inactivefn", "inactivenoblockfn"):
         reg.inactive_functions.update(r for r in refs if r != "null")
         for r in refs:
@@ -126,6 +144,35 @@ def _add(reg: Registry, holder: str, kind: str, refs: list[str], strings: dict[s
     else:
         raise ADError(f"the registration {holder} (__enzyme_{kind}) is not supported by gradlink "
                       "yet; it would be ignored, so the link stops")
+
+
+def _add_allocator(reg: Registry, holder: str, entries: list[str], strings: dict[str, str],
+                   module_text: str) -> None:
+    """{alloc, (void *)SIZE, "FREE", dealloc}: SIZE is null (0) or an inttoptr constant."""
+    shape = (f"{holder} must hold 4 pointers: the allocating function, the index of its size "
+             "argument, a string of the deallocating function's arguments (\"-1\" for the "
+             "pointer, or indices of the allocation's arguments, e.g. \"2,-1\"), and the "
+             "deallocating function")
+    if len(entries) != 4:
+        raise ADError(shape)
+    fn, size, spec, free = entries
+    index = re.fullmatch(r"null|inttoptr \(i\d+ (\d+) to ptr\)", size)
+    if not fn.startswith("@") or not free.startswith("@") or index is None or \
+            spec not in strings:
+        raise ADError(shape)
+    try:
+        free_args = parse_free_args(strings[spec])
+    except ValueError as e:
+        raise ADError(f"{holder}: {e}") from None
+    (ret, params), (free_ret, free_params) = signature(module_text, fn), signature(module_text, free)
+    size_at = int(index.group(1) or 0)
+    if not ret.is_ptr or size_at >= len(params) or params[size_at].kind != "int":
+        raise ADError(f"{holder}: {fn.lstrip('@')} must return a pointer and take the size as "
+                      f"its argument {size_at}, an integer")
+    if len(free_params) != len(free_args) or any(k >= len(params) for k in free_args):
+        raise ADError(f"{holder}: \"{strings[spec]}\" does not fit {free.lstrip('@')}'s "
+                      f"{len(free_params)} and {fn.lstrip('@')}'s {len(params)} arguments")
+    reg.allocators[fn] = Allocator((size_at,), free, free_args, builtin=False, free_ret=free_ret)
 
 
 def signature(module_text: str, name: str) -> tuple[Type, list[Type]]:

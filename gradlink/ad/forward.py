@@ -17,7 +17,8 @@ from gradlink.ad import complexops, expr, legality, rules, shadows, structural, 
 from gradlink.ad.derivative import Derivative, Signature
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.synth import dispatch, primal
-from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, Activity, Arg
+from gradlink.analysis.activity import Activity, Arg
+from gradlink.analysis.allocators import BUILTIN_DEALLOCATORS
 from gradlink.ir.builder import Builder
 from gradlink.ir.model import Block, Function, Instr, Param, Value
 from gradlink.ir.printer import define_line, print_blocks
@@ -228,11 +229,9 @@ class ForwardSynthesis:
             if dst.ref in self.act.shadowed:
                 for k in self.lanes:
                     self._memset0(self.sh(dst, ins, k), ins.operands[2])
-        elif callee in DEALLOCATORS:
-            if ins.operands and ins.operands[0].ref in self.act.shadowed:
-                self.b.declare_library("@free")
-                for k in self.lanes:
-                    self.b.libcall("@free", [Value(PTR, self.sh(ins.operands[0], ins, k))])
+        elif (at := self.table.freed_pointer(callee)) is not None:
+            if at < len(ins.operands) and ins.operands[at].ref in self.act.shadowed:
+                self._free_shadows(ins, at)
         elif callee == "@realloc" or complexops.is_complex_op(ins):
             pass
         elif self.table.rule_for_call(callee) is None and not self.table.is_inactive_call(callee) and \
@@ -241,6 +240,18 @@ class ForwardSynthesis:
                     or self.varied(ins.name)):
             what = f"function {callee.lstrip('@')}" if callee.startswith("@") else "an indirect call"
             raise self.fail(ins, f"{what} has no body in the LTO unit and no derivative rule")
+
+    def _free_shadows(self, ins: Instr, at: int) -> None:
+        """The program frees memory with a shadow (argument ``at``): the shadow goes too, with
+        free for the shadows of the C/C++ heap (calloc'ed), else with the same function."""
+        for k in self.lanes:
+            sh = Value(PTR, self.sh(ins.operands[at], ins, k))
+            if ins.callee in BUILTIN_DEALLOCATORS:
+                self.b.declare_library("@free")
+                self.b.libcall("@free", [sh])
+            else:
+                args = [sh if i == at else v for i, v in enumerate(ins.operands)]
+                self.b.call(ins.callee, args, ins.type, discard=True)
 
     def _memset0(self, ptr: str, size: Value) -> None:
         self.b.declare_library("@llvm.memset.p0.i64")
@@ -263,7 +274,9 @@ class ForwardSynthesis:
             base = sh[:-1]
             shadows.emit_realloc_shadow(b, ins, sh, old, f'{base}.used"', f'{base}.kept"')
             b.libcall("@free", [Value(PTR, old)])      # the tangents moved to the new block
-        elif not shadows.emit_shadow(b, ins, sh, lambda v: self.sh(v, ins, k)):
+        elif not shadows.emit_shadow(b, ins, sh, lambda v: self.sh(v, ins, k),
+                                     self.table.allocator(ins.callee) if op in ("call", "invoke")
+                                     else None):
             raise self.fail(ins, f"cannot make a shadow for '{op}'")
 
     def _tangent(self, ins: Instr) -> None:
@@ -376,7 +389,7 @@ class ForwardSynthesis:
         active_args = any(self.varied(v) or v.ref in self.act.shadowed for v in ins.operands)
         active_result = ins.name is not None and (
             self.varied(ins.name) or ins.name in self.act.shadowed)
-        if ins.callee in ALLOCATORS and not active_args:
+        if self.table.allocator(ins.callee) is not None and not active_args:
             if active_result:
                 self._shadow(ins)              # calloc'ed shadow first: it needs only the size
             self.b.copy(primal(ins))

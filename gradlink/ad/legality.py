@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from gradlink.ad import rules, tape
-from gradlink.analysis.activity import ALLOCATORS, Activity
+from gradlink.analysis.activity import Activity
 from gradlink.ir.model import Function, Instr
 
 _EXCEPTIONS = ("invoke", "landingpad", "resume", "callbr", "indirectbr")
@@ -51,7 +51,7 @@ def findings(fn: Function, act: Activity, reachable: set[str], table: rules.Rule
         if op == "call" and ins.callee == "asm" and touches:
             yield Finding(ins, "inline assembly on active data")
         if op == "call" and ins.type is not None and ins.type.is_ptr and \
-                ins.callee not in ALLOCATORS and ins.callee != "@realloc" and \
+                table.allocator(ins.callee) is None and ins.callee != "@realloc" and \
                 not tape.is_pop(ins.callee) and not table.is_inactive_call(ins.callee) and \
                 any(v.ref in shadowed for v in ins.operands) and not returns_shadow(ins):
             yield Finding(ins, f"{ins.callee.lstrip('@')} returns a pointer that may point into "

@@ -5,7 +5,8 @@ through its address) must have a body in the module, and a fat object or archive
 defines it natively can supply one from its embedded bitcode. The walk starts at the functions
 named in Enzyme requests and follows every function a reached body names; it does not enter
 functions whose derivative is registered for the request's mode (a registered gradient serves
-reverse mode, a registered tangent forward mode: their bodies are not differentiated) nor functions
+reverse mode, a registered tangent forward mode: their bodies are not differentiated) nor allocators and
+deallocators registered as such (allocation_like, function_like "free"), nor functions
 that never return (panic and abort paths: no derivative runs past them). It
 over-approximates (any function named, called or not), which only pulls more bitcode.
 """
@@ -30,7 +31,8 @@ def bodies_needed(module_text: str) -> dict[str, str]:
     bodies = function_texts(module_text)
     declared = {_bare(m.group(1)) for m in _DECLARE.finditer(module_text)}
     reg = read_registry(module_text)
-    both = {_bare(n.lstrip("@")) for n in set(reg.function_like) | reg.inactive_functions}
+    both = {_bare(n.lstrip("@")) for n in set(reg.function_like) | reg.inactive_functions
+            | set(reg.allocators) | reg.frees | {a.free for a in reg.allocators.values()}}
     both |= _no_return(module_text)
     skip = {"reverse": both | {_bare(n.lstrip("@")) for n in reg.gradients},
             "forward": both | {_bare(n.lstrip("@")) for n in reg.tangents}}

@@ -26,7 +26,8 @@ from gradlink.ad.errors import ADError, describe
 from gradlink.ad.sourcing import PrimalSources, record_name
 from gradlink.ad.structural import ACCUMULATE
 from gradlink.ad.synth import dispatch, primal, redirect_unwind, stop_with_message
-from gradlink.analysis.activity import ALLOCATORS, DEALLOCATORS, REALLOCATORS, Activity, Arg
+from gradlink.analysis.activity import Activity, Arg
+from gradlink.analysis.allocators import REALLOCATORS
 from gradlink.analysis.cfg import CFG
 from gradlink.analysis.typeinfo import UNKNOWN, Kind, TypeAnalysis, float_kind
 from gradlink.ir.builder import Builder, float_literal
@@ -207,8 +208,12 @@ class ReverseSynthesis:
                 want(Value(ins.operands[0].type, self.shadow_ref(ins.operands[0].ref)))
                 want(Value(I64, self._realloc_names(ins)[1]))
                 continue
-            if op in ("call", "invoke") and ins.callee in ALLOCATORS and ins.name in self.act.shadowed:
+            allocator = self.table.allocator(ins.callee) if op in ("call", "invoke") else None
+            if allocator is not None and ins.name in self.act.shadowed:
                 want(Value(ins.type, self.shadow_ref(ins.name)))  # type: ignore[arg-type]
+                for k in allocator.free_args:        # what freeing the shadow takes
+                    if k >= 0:
+                        want(ins.operands[k])
                 continue
             if op == "call" and ins.callee.startswith("@llvm.memset") and ins.operands[0].ref in self.act.shadowed:
                 want(Value(ins.operands[0].type, self.shadow_ref(ins.operands[0].ref)))
@@ -524,10 +529,11 @@ class ReverseSynthesis:
             self._forward_instr(ins)
             self.src.store_slots(ins)
         term = block.terminator
-        if term.opcode == "invoke" and term.callee in ALLOCATORS and term.name in self.act.shadowed:
+        allocator = self.table.allocator(term.callee) if term.opcode == "invoke" else None
+        if allocator is not None and term.name in self.act.shadowed:
             # the shadow needs only the size: made before the invoke (and pushed with the rest)
             if not shadows.emit_shadow(b, term, self.shadow_ref(term.name),
-                                       lambda v: self._shadow_of(v, term)):
+                                       lambda v: self._shadow_of(v, term), allocator):
                 raise self.fail(term, "cannot make a shadow for 'invoke'")
         self.src.push_all(need)
         if term.opcode == "ret" and not self.split:
@@ -635,7 +641,8 @@ class ReverseSynthesis:
                 used, kept = self._realloc_names(ins)
                 shadows.emit_realloc_shadow(b, ins, sh, self._shadow_of(ins.operands[0], ins),
                                             used, kept)
-            elif not shadows.emit_shadow(b, ins, sh, lambda v: self._shadow_of(v, ins)):
+            elif not shadows.emit_shadow(b, ins, sh, lambda v: self._shadow_of(v, ins),
+                                         self.table.allocator(ins.callee) if op == "call" else None):
                 raise self.fail(ins, f"cannot make a shadow for '{op}'")
         elif op == "store":
             val, ptr = ins.operands
@@ -668,7 +675,7 @@ class ReverseSynthesis:
             elif src.ref in self.act.shadowed:
                 raise self.fail(ins, "active memory is copied into memory that has no shadow")
             return
-        if callee in DEALLOCATORS:
+        if self.table.freed_pointer(callee) is not None:
             return          # the shadow lives on until the reverse sweep reaches the allocation
         if self.table.rule_for_call(callee) is not None or self.table.is_inactive_call(callee):
             return
@@ -763,7 +770,8 @@ class ReverseSynthesis:
     def _reverse_instr(self, ins: Instr) -> None:
         op = ins.opcode
         callee = self._callee(ins) if op in ("call", "invoke") else None
-        if op == "invoke" and callee is None and ins.callee not in ALLOCATORS:
+        allocator = self.table.allocator(ins.callee) if op in ("call", "invoke") else None
+        if op == "invoke" and callee is None and allocator is None:
             return
         if callee is not None:
             self._reverse_call(ins, callee)
@@ -771,11 +779,12 @@ class ReverseSynthesis:
         if op == "store":
             self._reverse_store(ins)
             return
-        if op in ("call", "invoke") and ins.callee in ALLOCATORS and (
+        if allocator is not None and (
                 ins.name in self.act.shadowed or ins.name in self.deferred_frees):
             self.b.declare_library("@free")
+            args = [self.val(v) for v in ins.operands]
             if ins.name in self.act.shadowed:
-                self.b.libcall("@free", [self.shadow_in_reverse(ins.value)])  # type: ignore[arg-type]
+                shadows.emit_free(self.b, allocator, self.shadow_in_reverse(ins.value), args)  # type: ignore[arg-type]
             if ins.name in self.deferred_frees:
                 self.b.libcall("@free", [self.val(ins.value)])  # type: ignore[arg-type]
             return

@@ -11,10 +11,17 @@ NOT_DIFFERENTIABLE, which a test checks.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
 from gradlink.ad import expr, tape
+from gradlink.analysis.allocators import (
+    BUILTIN_ALLOCATORS,
+    BUILTIN_DEALLOCATORS,
+    REALLOCATORS,
+    Allocator,
+)
 from gradlink.ir.model import Instr
 
 
@@ -156,22 +163,33 @@ def _parsed(formula: str) -> expr.Node:
 @dataclass(frozen=True)
 class RuleTable:
     """The rules one module's AD uses: the built-in table plus the module's registrations
-    (``__enzyme_function_like`` maps a function to a built-in rule, ``__enzyme_inactivefn`` and
-    ``__enzyme_inactive_global`` declare functions and globals inactive). Made once per module
-    and passed to whatever asks (synthesis, legality, activity: it is their ``Callees``)."""
+    (``__enzyme_function_like`` maps a function to a built-in rule or to free,
+    ``__enzyme_inactivefn`` and ``__enzyme_inactive_global`` declare functions and globals
+    inactive, ``__enzyme_allocation_like`` allocators). Made once per module and passed to
+    whatever asks (synthesis, legality, activity: it is their ``Callees``)."""
 
     like: tuple[tuple[str, Rule], ...] = ()
     inactive: frozenset[str] = frozenset()
     inactive_globals: frozenset[str] = frozenset()
+    allocators: tuple[tuple[str, Allocator], ...] = ()
+    frees: tuple[tuple[str, int], ...] = ()     # registered deallocators, their pointer's place
 
     @classmethod
     def with_registrations(cls, function_like: dict[str, str], inactive: set[str],
-                           inactive_globals: set[str]) -> RuleTable:
+                           inactive_globals: set[str],
+                           allocators: Mapping[str, Allocator] | None = None,
+                           frees: Iterable[str] = ()) -> RuleTable:
         unknown = [n for n in function_like.values() if n not in BY_NAME]
         if unknown:
             raise ValueError(f"__enzyme_function_like names an unknown rule: {', '.join(unknown)}")
+        allocators = allocators or {}
+        freeing = dict.fromkeys(frees, 0)
+        for a in allocators.values():
+            if a.pointer_position is not None:
+                freeing.setdefault(a.free, a.pointer_position)
         return cls(tuple((fn, BY_NAME[n]) for fn, n in function_like.items()),
-                   frozenset(inactive), frozenset(inactive_globals))
+                   frozenset(inactive), frozenset(inactive_globals),
+                   tuple(sorted(allocators.items())), tuple(sorted(freeing.items())))
 
     def rule_for_call(self, callee: str) -> Rule | None:
         """The rule of a called function: '@sin', '@sinf', '@llvm.sin.f64', '@llvm.sin.v2f64'."""
@@ -192,9 +210,24 @@ class RuleTable:
 
     def is_differentiated_call(self, callee: str) -> bool:
         """A direct call the AD handles by differentiating the callee (its body or a registered
-        derivative): not an intrinsic, not covered by a rule, not known inactive."""
+        derivative): not an intrinsic, not covered by a rule, not known inactive, not one that
+        allocates or frees memory."""
         return (callee.startswith("@") and not callee.startswith("@llvm.")
-                and self.rule_for_call(callee) is None and not self.is_inactive_call(callee))
+                and self.rule_for_call(callee) is None and not self.is_inactive_call(callee)
+                and self.allocator(callee) is None and self.freed_pointer(callee) is None
+                and callee not in REALLOCATORS)
+
+    def allocator(self, callee: str) -> Allocator | None:
+        for fn, a in self.allocators:
+            if fn == callee:
+                return a
+        return BUILTIN_ALLOCATORS.get(callee)
+
+    def freed_pointer(self, callee: str) -> int | None:
+        for fn, k in self.frees:
+            if fn == callee:
+                return k
+        return BUILTIN_DEALLOCATORS.get(callee)
 
     def is_inactive_memory(self, ref: str, defs: dict[str, Instr]) -> bool:
         """Memory registered with __enzyme_inactive_global, or a GEP/bitcast into it."""

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gradlink.analysis.activity import ALLOCATORS
+from gradlink.analysis.allocators import Allocator
 from gradlink.ir.builder import Builder, size_of_const
 from gradlink.ir.model import Instr, Value
 from gradlink.ir.types import I1, I8, I64, PTR
 
 
-def emit_shadow(b: Builder, ins: Instr, sh: str, shadow_of: Callable[[Value], str]) -> bool:
+def emit_shadow(b: Builder, ins: Instr, sh: str, shadow_of: Callable[[Value], str],
+                allocator: Allocator | None = None) -> bool:
     """Emit ``sh``, the shadow of the pointer ``ins`` defines; ``shadow_of`` gives operands'
-    shadows. Returns False for instructions that need mode-specific handling (phi, realloc)
-    or cannot have a shadow."""
+    shadows, ``allocator`` says what ins calls when it allocates. Returns False for
+    instructions that need mode-specific handling (phi, realloc) or cannot have a shadow."""
     op = ins.opcode
 
     def shadow(v: Value) -> Value:
@@ -40,14 +41,32 @@ def emit_shadow(b: Builder, ins: Instr, sh: str, shadow_of: Callable[[Value], st
         size = alloca_size(b, ins)
         b.libcall("@llvm.memset.p0.i64", [Value(PTR, sh), Value(I8, "0"), size,
                                           Value(I1, "false")])
-    elif op in ("call", "invoke") and ins.callee in ALLOCATORS:
+    elif op in ("call", "invoke") and allocator is not None and allocator.builtin:
         if ins.callee == "@calloc":
             b.libcall("@calloc", ins.operands[:2], result=sh)
         else:
             b.libcall("@calloc", [Value(I64, "1"), ins.operands[0]], result=sh)
+    elif op in ("call", "invoke") and allocator is not None:
+        # the program's own allocator makes the shadow too (its memory may be special: a
+        # pool, device memory), and the shadow is zeroed
+        b.call(ins.callee, list(ins.operands), PTR, name=sh)
+        size = ins.operands[allocator.size[0]]
+        if size.type != I64:
+            size = b.cast("zext", size, I64)
+        b.libcall("@llvm.memset.p0.i64", [Value(PTR, sh), Value(I8, "0"), size,
+                                          Value(I1, "false")])
     else:
         return False
     return True
+
+
+def emit_free(b: Builder, allocator: Allocator, ptr: Value, args: list[Value]) -> None:
+    """Free ``ptr``, memory ``allocator`` made (or its shadow) when called with ``args``."""
+    if allocator.builtin:
+        b.libcall("@free", [ptr])
+        return
+    b.call(allocator.free, [ptr if k == -1 else args[k] for k in allocator.free_args],
+           allocator.free_ret, discard=True)
 
 
 def alloca_size(b: Builder, ins: Instr) -> Value:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
+from gradlink.analysis.allocators import REALLOCATORS, Allocator
 from gradlink.analysis.typeinfo import UNKNOWN, TypeAnalysis
 from gradlink.ir.model import Function, Instr
 
@@ -46,6 +47,15 @@ class Callees(Protocol):
 
     def is_tape_pop(self, callee: str) -> bool:
         """A derivative's tape pop (second order): its values count as active."""
+        ...
+
+    def allocator(self, callee: str) -> Allocator | None:
+        """A function returning fresh memory (malloc, a registered allocation-like one)."""
+        ...
+
+    def freed_pointer(self, callee: str) -> int | None:
+        """The argument position of the pointer a deallocating function frees (free,
+        operator delete, a registered one); None for other functions."""
         ...
 
 
@@ -80,12 +90,6 @@ class Activity:
         return name is not None and name in self.varied and name in self.useful
 
 
-ALLOCATORS = {"@malloc", "@calloc", "@_Znwm", "@_Znam", "@_ZnwmRKSt9nothrow_t",
-              "@_ZnamRKSt9nothrow_t"}
-REALLOCATORS = {"@realloc"}
-DEALLOCATORS = {"@free", "@_ZdlPv", "@_ZdlPvm", "@_ZdaPv", "@_ZdaPvm"}
-
-
 def _root_alloca(name: str, defs: dict[str, Instr], callees: Callees) -> list[Instr] | None:
     """The stack slots or heap allocations of ours a pointer may point into (through GEPs,
     casts, phis, selects and realloc); None when it may point elsewhere (an argument, a
@@ -101,7 +105,8 @@ def _root_alloca(name: str, defs: dict[str, Instr], callees: Callees) -> list[In
         ins = defs.get(ref)
         if ins is None:
             return None
-        if ins.opcode == "alloca" or (ins.opcode in ("call", "invoke") and ins.callee in ALLOCATORS):
+        if ins.opcode == "alloca" or (ins.opcode in ("call", "invoke") and
+                                      callees.allocator(ins.callee) is not None):
             roots.append(ins)
         elif ins.opcode == "call" and ins.callee in REALLOCATORS and ins.operands:
             roots.append(ins)
@@ -197,7 +202,7 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
         if ins.operands[0].ref in act.shadowed:
             act.shadowed.add(name)
     elif op == "call" and ins.type.is_ptr and act.callees.is_differentiated(ins.callee) and \
-            ins.callee not in ALLOCATORS and any(u in act.shadowed for u in used):
+            any(u in act.shadowed for u in used):
         # a pointer a differentiated callee returns from active memory it was given: the
         # callee's augmented forward returns its shadow as well
         act.shadowed.add(name)

@@ -1,4 +1,5 @@
-; Refused: a registration gradlink cannot interpret (__enzyme_allocation_like) stops rather than being ignored.
+; Refused: an __enzyme_allocation_like registration without its deallocator's argument string
+; and function stops the link rather than being ignored.
 ; RUN: not %gradlink ad %s 2>&1 | FileCheck %s
 
 @__enzyme_allocation_like = global [4 x ptr] [ptr @myalloc, ptr null, ptr null, ptr null]
@@ -17,4 +18,4 @@ define double @df(double %x) {
   ret double %r
 }
 
-; CHECK: the registration __enzyme_allocation_like (__enzyme_allocation_like) is not supported by gradlink yet
+; CHECK: __enzyme_allocation_like must hold 4 pointers: the allocating function, the index of its size argument
