@@ -151,23 +151,40 @@ void axpy(double *restrict y, const double *restrict x, double a, int n) {
     assert "<2 x double>" in text            # the vectorized loop went through the printer too
 
 
-def _round_trip(bitcode: Path, tmp_path: Path) -> str:
+def _round_trip(bitcode: Path, tmp_path: Path, as_read: bool = False) -> str:
     """Replace every function of the module by its reading printed from the model's fields;
-    the module must still parse and verify. Returns the new text."""
+    the module must still parse and verify. Returns the new text. ``as_read``: printed as the
+    AD prints the callers it changes (instructions as read, with their debug information),
+    and the module must then be the same module as before."""
     import llvmlite.binding as llvm
 
     from gradlink.ir.parse import function_texts
     from gradlink.ir.printer import print_function
 
     sh(["opt-22", "-passes=function(instnamer)", bitcode, "-o", tmp_path / "n.bc"]).check()
-    text = str(llvm.parse_bitcode((tmp_path / "n.bc").read_bytes()))
+    before = text = str(llvm.parse_bitcode((tmp_path / "n.bc").read_bytes()))
     fns = function_texts(text)
     assert fns
     for body in fns.values():
-        text = text.replace(body, print_function(parse_function(body), from_fields=True))
+        text = text.replace(body, print_function(parse_function(body), from_fields=not as_read))
     mod = llvm.parse_assembly(text)
     mod.verify()
+    if as_read:                        # (fresh contexts: type names are numbered per context)
+        assert str(llvm.parse_assembly(text, llvm.create_context())) == \
+            str(llvm.parse_assembly(before, llvm.create_context()))
     return text
+
+
+def test_functions_print_back_as_read_with_debug_info(tmp_path: Path) -> None:
+    """A caller the AD changes is printed from the model: with -g, its locations and debug
+    records (#dbg_value) must come back unchanged, and the rest of the module too."""
+    from toolchain import CXX, compile_c, have
+    if not have(CXX):
+        pytest.skip(f"{CXX} not installed")
+    (tmp_path / "p.cpp").write_text(CXX_PROGRAM)
+    obj = compile_c(tmp_path / "p.cpp", tmp_path / "p.o", "-O2", "-g", "-flto", compiler=CXX)
+    text = _round_trip(obj, tmp_path, as_read=True)
+    assert "#dbg_value(" in text and "!dbg !" in text
 
 
 CXX_PROGRAM = r"""

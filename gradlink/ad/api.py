@@ -10,7 +10,7 @@ that replace a request (calls.py) and their results (results.py), the module's a
 
 from __future__ import annotations
 
-import re
+from dataclasses import replace
 
 from gradlink.ad import assembly, bypass, rules
 from gradlink.ad.calls import CallRewriter
@@ -19,7 +19,8 @@ from gradlink.ad.derivatives import Derivatives
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.module import ModuleInfo
 from gradlink.ad.requests import SRET, RequestReader, has_requests, is_autodiff, is_fwddiff, split_entry
-from gradlink.ir.model import Function, Instr
+from gradlink.ir.model import Block, Function, Instr
+from gradlink.ir.module import ModuleEdit
 
 __all__ = ["Differentiator", "has_requests"]
 
@@ -61,50 +62,56 @@ class Differentiator:
             raise ADError(str(e)) from None
 
     def _run(self) -> str:
-        new_texts: dict[str, str] = {}
+        module = ModuleEdit(self.info.text)
         for name, text in list(self.info.fns.items()):   # requests may add calling wrappers
             if "__enzyme_" in text:
-                new_texts[name] = self._rewrite_caller(name, text)
+                module.replace(self._rewrite_caller(name))
         d = self.derivs
-        return assembly.assemble(self.info.text, self.info.fns, new_texts,
-                                 [*d.derivatives.values(), *d.split_functions],
+        return assembly.assemble(module, [*d.derivatives.values(), *d.split_functions],
                                  self.calls.split_wrappers, d.custom_wrappers,
                                  d.custom_tape_types)
 
-    def _rewrite_caller(self, name: str, text: str) -> str:
-        """The caller's text with each request's line replaced by the instructions of its
-        derivative call (printed, with the request's source location on the calls)."""
+    def _rewrite_caller(self, name: str) -> Function:
+        """The caller with each request replaced by the instructions of its derivative call
+        (the request's source location on the calls)."""
         caller = self.info.function(name)
         defs = caller.definitions()
-        lines = text.splitlines(keepends=True)
-        calls = [i for i in caller.instructions()
-                 if i.opcode in ("call", "invoke") and "__enzyme_" in i.callee]
-        k = 0
-        for idx, line in enumerate(lines):
-            if "__enzyme_" not in line or not re.search(r"\b(?:call|invoke)\b", line):
-                continue
-            ins = calls[k]
-            k += 1
-            if ins.opcode == "invoke":
-                self.reader.check_invoke(caller, ins)
-            fi = 1 if SRET.search(ins.text) and len(ins.operands) > 1 else 0
-            target = ins.operands[fi].ref if len(ins.operands) > fi else ""
-            merged = self.reader.merged_targets(ins, fi, defs)
-            if target in self.unready or any(t in self.unready for t in merged):
-                self.deferred += 1            # its body still asks for derivatives: next round
-                continue                      # stays as it is (an invoke stays an invoke)
-            new = self._replacement(caller, ins, fi, defs, merged)
-            if ins.opcode == "invoke" and ins.targets:
-                # a request in C++ code with exceptions is an invoke: the derivative does not
-                # throw (an exception in it stops the program), so it continues to the normal
-                # destination; the landing pad loses this predecessor
-                new.append(Instr("br", targets=[ins.targets[0]]))
-            lines[idx] = _printed(new, ins.dbg)
-            if ins.opcode == "invoke" and ins.targets:
-                nxt = idx + 1
-                if nxt < len(lines) and lines[nxt].strip().startswith("to label"):
-                    lines[nxt] = ""
-        return "".join(lines)
+        blocks = []
+        for block in caller.blocks:
+            instrs: list[Instr] = []
+            for ins in block.instrs:
+                if ins.opcode not in ("call", "invoke") or "__enzyme_" not in ins.callee:
+                    instrs.append(ins)
+                    continue
+                new = self._request(caller, ins, defs)
+                instrs.extend(new if new is not None else [ins])
+            blocks.append(Block(block.label, instrs))
+        return replace(caller, blocks=blocks)
+
+    def _request(self, caller: Function, ins: Instr, defs: dict[str, Instr]) -> list[Instr] | None:
+        """What replaces one request; None when it waits for a later round."""
+        if ins.opcode == "invoke":
+            self.reader.check_invoke(caller, ins)
+        fi = 1 if SRET.search(ins.text) and len(ins.operands) > 1 else 0
+        target = ins.operands[fi].ref if len(ins.operands) > fi else ""
+        merged = self.reader.merged_targets(ins, fi, defs)
+        if target in self.unready or any(t in self.unready for t in merged):
+            self.deferred += 1            # its body still asks for derivatives: next round
+            return None                   # stays as it is (an invoke stays an invoke)
+        new = self._replacement(caller, ins, fi, defs, merged)
+        if new and ins.records:
+            new[0].records = ins.records          # debug records before the request stay
+        for made in new:
+            # a call inlined later into a function with debug info needs a location (LLVM's
+            # verifier), and the request's is the right line
+            if made.opcode == "call" and made.dbg is None:
+                made.dbg = ins.dbg
+        if ins.opcode == "invoke" and ins.targets:
+            # a request in C++ code with exceptions is an invoke: the derivative does not
+            # throw (an exception in it stops the program), so it continues to the normal
+            # destination; the landing pad loses this predecessor
+            new.append(Instr("br", targets=[ins.targets[0]]))
+        return new
 
     def _replacement(self, fn: Function, ins: Instr, fi: int, defs: dict[str, Instr],
                      merged: list[str]) -> list[Instr]:
@@ -119,16 +126,3 @@ class Differentiator:
             raise ADError(describe(fn.name, ins.text, self.info.locations.where(ins.dbg),
                                    f"unknown Enzyme entry point {ins.callee.lstrip('@')}"))
         return self.calls.call_derivative(self.reader.read(fn, ins, defs))
-
-
-def _printed(instrs: list[Instr], dbg: str | None) -> str:
-    """The instructions as lines of the caller; the request's source location goes on the
-    calls: a call inlined later into a function with debug info needs one (LLVM's verifier),
-    and it is the right line."""
-    out = []
-    for ins in instrs:
-        line = "  " + ins.print()
-        if dbg is not None and ins.opcode == "call" and "!dbg" not in line:
-            line += f", !dbg {dbg}"
-        out.append(line + "\n")
-    return "".join(out)

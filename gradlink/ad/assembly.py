@@ -1,6 +1,6 @@
-"""The module after a round of AD: the callers' rewritten texts in place of their old ones, the
-program's activity markers defined (weak zeros, so programs declaring them extern link), then
-the derivatives, their helpers and wrappers, the tape runtime and the declarations they use,
+"""The module after a round of AD: the callers rewritten (printed from the model) in place of
+their old texts, the program's activity markers defined (weak zeros, so programs declaring them
+extern link), then the derivatives, their helpers and wrappers, the tape runtime and the declarations they use,
 each added once (an earlier round of nested derivatives may have added it already)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import re
 
 from gradlink.ad import split, tape
 from gradlink.ad.derivative import Derivative
+from gradlink.ir.module import ModuleEdit
 from gradlink.ir.types import Type
 
 _EXTERNAL_MARKER = re.compile(r'^(@"?enzyme_(?:dup|dupnoneed|const|out|allocated|tape)"?) = '
@@ -30,14 +31,13 @@ def reaching_requests(fns: dict[str, str]) -> set[str]:
     return reach
 
 
-def assemble(module_text: str, fns: dict[str, str], new_texts: dict[str, str],
-             derivatives: list[Derivative], split_wrappers: dict[str, str],
+def assemble(module: ModuleEdit, derivatives: list[Derivative], split_wrappers: dict[str, str],
              custom_wrappers: dict[str, str], custom_tape_types: set[Type]) -> str:
-    out = module_text
-    for name, text in new_texts.items():
-        out = out.replace(fns[name], text)
-    out = _EXTERNAL_MARKER.sub(r"\1 = weak global i32 0\2", out)
-    return out + _appendix(out, derivatives, split_wrappers, custom_wrappers, custom_tape_types)
+    """The module printed, with its callers already replaced (ModuleEdit.replace)."""
+    module.rewrite_outside_functions(_EXTERNAL_MARKER, r"\1 = weak global i32 0\2")
+    module.add(_appendix(module.text, derivatives, split_wrappers, custom_wrappers,
+                         custom_tape_types))
+    return module.print()
 
 
 def _appendix(module_text: str, derivatives: list[Derivative], split_wrappers: dict[str, str],

@@ -58,6 +58,7 @@ class Instr:
     block: str = ""
     align: int = 0                            # load/store alignment (0: none written)
     clauses: Sequence[str] = ()                   # landingpad clauses
+    records: Sequence[str] = ()                   # debug records before it ('#dbg_value(...)')
 
     @property
     def value(self) -> Value | None:

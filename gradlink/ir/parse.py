@@ -454,10 +454,14 @@ def parse_function(text: str) -> Function:
     blocks: list[Block] = []
     current: Block | None = None
     pending = ""
+    records: list[str] = []                    # debug records, kept with the next instruction
     for raw in lines[1:]:
         line = raw.rstrip()
         stripped = line.strip()
-        if not stripped or stripped.startswith((";", "#dbg_")):
+        if stripped.startswith("#dbg_"):
+            records.append(stripped)
+            continue
+        if not stripped or stripped.startswith(";"):
             continue
         if stripped == "}":
             break
@@ -469,7 +473,8 @@ def parse_function(text: str) -> Function:
         if stripped.split(" ", 1)[0] in _CONTINUATIONS and current is not None and current.instrs:
             last = current.instrs.pop()             # 'to label ... unwind label ...', 'cleanup'
             ins = parse_instruction(last.text + " " + stripped)
-            ins.block = current.label
+            ins.block, ins.records = current.label, last.records
+            ins.dbg = ins.dbg or last.dbg
             current.instrs.append(ins)
             continue
         if pending or (stripped.startswith("switch ") and stripped.endswith("[")):
@@ -482,6 +487,8 @@ def parse_function(text: str) -> Function:
             blocks.append(current)
         ins = parse_instruction(stripped)
         ins.block = current.label
+        if records:
+            ins.records, records = tuple(records), []
         current.instrs.append(ins)
     return Function(fn_name, ret, params, blocks, header=header, attrs=attrs, dbg=dbg)
 
@@ -538,9 +545,15 @@ def _parse_header(header: str, fn_name: str) -> tuple[Type, list[Param], str, st
 
 def function_texts(module_text: str) -> dict[str, str]:
     """Each function definition's text, by name ("@f")."""
-    out: dict[str, str] = {}
+    return {name: text for name, text in split_module(module_text) if name is not None}
+
+
+def split_module(module_text: str) -> list[tuple[str | None, str]]:
+    """The module's text in order, as function definitions (name, text) and the runs of other
+    lines between them (None, text); joined, the texts are the module."""
+    out: list[tuple[str | None, str]] = []
     lines = module_text.splitlines(keepends=True)
-    i = 0
+    i = start = 0
     while i < len(lines):
         if lines[i].startswith("define "):
             m = _DEFINE.match(lines[i])
@@ -548,10 +561,15 @@ def function_texts(module_text: str) -> dict[str, str]:
             while not lines[j].startswith("}"):
                 j += 1
             if m:
-                out[m.group(1)] = "".join(lines[i:j + 1])
+                if start < i:
+                    out.append((None, "".join(lines[start:i])))
+                out.append((m.group(1), "".join(lines[i:j + 1])))
+                start = j + 1
             i = j + 1
         else:
             i += 1
+    if start < len(lines):
+        out.append((None, "".join(lines[start:])))
     return out
 
 

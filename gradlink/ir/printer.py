@@ -131,8 +131,9 @@ def print_blocks(header: str, blocks: Sequence[Block],
     """A function definition from its first line (see define_line) and its blocks, each
     instruction as ``show`` prints it (as read, or from its fields when made or changed)."""
     lines = [header]
-    for b in blocks:
-        lines.append(f"{label_ref(b.label)}:")
+    for k, b in enumerate(blocks):
+        if k or not b.label.isdigit():         # an unnamed entry block has no label line
+            lines.append(f"{label_ref(b.label)}:")
         lines.extend("  " + show(ins) for ins in b.instrs)
     lines.append("}")
     return "\n".join(lines)
@@ -145,7 +146,20 @@ def string_constant(name: str, data: str) -> str:
     return f'{name} = internal constant [{len(data)} x i8] c"{text}"\n'
 
 
+def print_with_debug(ins: Instr) -> str:
+    """An instruction as read (or from its fields when made or changed) with its debug records
+    before it and its !dbg location: what a function of the program prints back as."""
+    text = ins.print()
+    if ins.dbg is not None:
+        text += f", !dbg {ins.dbg}"
+    if ins.records:
+        return "\n  ".join((*ins.records, text))
+    return text
+
+
 def print_function(fn: Function, from_fields: bool = False) -> str:
-    """A parsed function; ``from_fields``: every instruction printed from its fields alone."""
-    show = print_instruction if from_fields else Instr.print
+    """A parsed function as it was read, debug information included (changed or new
+    instructions from their fields); ``from_fields``: every instruction printed from its fields
+    alone, without debug information."""
+    show = print_instruction if from_fields else print_with_debug
     return print_blocks(fn.header, fn.blocks, show) + "\n"
