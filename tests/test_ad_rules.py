@@ -250,3 +250,37 @@ def test_forward_rule_ir(rule: rules.Rule) -> None:
     for fn in _expected_callees(rule):
         assert re.search(rf"@(llvm\.)?{fn}(\.f64)?\(", deriv), f"{rule.name}: {fn} missing in\n{deriv}"
     assert "__enzyme_fwddiff" not in irparse.function_texts(out)["@caller"]
+
+
+def test_frexp_derivative_is_two_to_the_minus_exponent(tmp_path: Path) -> None:
+    """frexp(x, &e) = x * 2^-e: its derivative is exactly 2^-e on each side of every power of
+    two, in both modes, for doubles and floats (the exponent, an integer written through the
+    pointer, carries none)."""
+    src = tmp_path / "frexp.c"
+    src.write_text(r"""
+#include <math.h>
+#include <stdio.h>
+double __enzyme_autodiff(void *, ...);
+double __enzyme_fwddiff(void *, ...);
+float __enzyme_autodiff_f(void *, ...) __asm__("__enzyme_autodiff");
+static double m(double x) { int e; return frexp(x, &e) * 3.0; }
+static float mf(float x) { int e; return frexpf(x, &e); }
+int main(void) {
+  double xs[] = {0.9, 1.0, 1.2, 2.0, 2.3, 33.0, 0.26, -0.9, -1.0, -2.3, 1e-300, 7e300};
+  for (int i = 0; i < 12; i++) {
+    int e;
+    frexp(xs[i], &e);
+    printf("%.17g %.17g %.17g %.17g\n", __enzyme_autodiff((void *)m, xs[i]),
+           __enzyme_fwddiff((void *)m, xs[i], 1.0), 3.0 * ldexp(1.0, -e),
+           (double)__enzyme_autodiff_f((void *)mf, (float)xs[i] * (i < 10)));
+  }
+  return 0;
+}
+""")
+    obj = compile_c(src, tmp_path / "frexp.o", "-O2", "-flto", compiler=CC)
+    link([obj, "-lm"], tmp_path / "frexp").check("gradlink link")
+    for k, line in enumerate(sh([tmp_path / "frexp"]).check().stdout.splitlines()):
+        rev, fwd, exact, revf = map(float, line.split())
+        assert rev == fwd == exact, line
+        if k < 10:
+            assert revf * 3.0 == exact, line

@@ -100,6 +100,9 @@ RULES: list[Rule] = [
     _m("erf", ["1.1283791670955126 * exp(-x * x)"], intrinsic=False),
     _m("fmod", ["1", "-trunc(x / y)"], intrinsic=False),
     Rule("ldexp", ("exp2(n)", None), ("ldexp", "ldexpf", "ldexpl", "scalbn", "scalbnf"), "ldexp"),
+    # frexp(x, &e) = x * 2^-e exactly, so r / x is 2^-e exactly (NaN at 0 and infinity, where
+    # frexp jumps: no derivative); the exponent written through the pointer is an integer
+    Rule("frexp", ("r / x", None), ("frexp", "frexpf", "frexpl")),
     _m("erfc", ["-1.1283791670955126 * exp(-x * x)"], intrinsic=False),
 ]
 # Piecewise constant: zero derivative everywhere it exists.
