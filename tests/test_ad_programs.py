@@ -129,6 +129,7 @@ PROGRAMS: dict[str, Prog] = {
     # not implemented yet
     "multi_out_f2": P("multi_out_f2", min_checks=4),
     "multi_out_sret": P("multi_out_sret", min_checks=4),
+    "multi_out_sret_array": P("multi_out_sret_array", min_checks=7),
     "indirect_call": P("indirect_call", min_checks=5),
     "cxx_exceptions": P("cxx_exceptions.cpp"),
     "struct_copy": P("struct_copy", min_checks=7),

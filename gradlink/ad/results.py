@@ -78,17 +78,33 @@ def store_sret(b: Builder, tag: int, callee: str, ret: Type | None, out_types: l
     """Store the derivatives into the caller's result struct, field by field."""
     ptr, st = sret
     st = structs.get(st.name, st) if st.kind == "named" else st
-    if st.kind != "struct" or len(st.fields) < len(out_types):
+    leaves = _leaves(st, structs, 0)
+    if st.kind != "struct" or len(leaves) < len(out_types):
         raise ADError(f"the derivative returns {len(out_types)} value(s), but the "
                       f"result struct {st} has fewer fields\n>>> instruction: {call.text}")
     res = b.call(callee, args, ret, name=f'%"gl.sret.{tag}"')
     for i, t in enumerate(out_types):
-        if st.fields[i] != t:
-            raise ADError(f"adjoint {i} has type {t}, but field {i} of the result struct is "
-                          f"{st.fields[i]}\n>>> instruction: {call.text}")
+        off, leaf = leaves[i]
+        if leaf != t:
+            raise ADError(f"adjoint {i} has type {t}, but the result struct's field at byte "
+                          f"{off} is {leaf}\n>>> instruction: {call.text}")
         assert res is not None
         src = res if len(out_types) == 1 else \
             b.extractvalue(res, [i], t, name=f'%"gl.sret.{tag}.{i}"')
-        off = typeinfo.field_offset(st, i, structs)
         at = b.gep(I8, ptr, [Value(I64, str(off))], name=f'%"gl.sret.{tag}.p{i}"')
         b.store(Value(t, src.ref), at)
+
+
+def _leaves(t: Type, structs: dict[str, Type], base: int) -> list[tuple[int, Type]]:
+    """The scalar fields of a result struct in order, with their byte offsets: nested structs
+    and arrays flattened ({ [3 x double] } holds three doubles, as C's struct { double d[3]; })."""
+    t = structs.get(t.name, t) if t.kind == "named" else t
+    if t.kind == "struct":
+        out = []
+        for i, f in enumerate(t.fields):
+            out += _leaves(f, structs, base + typeinfo.field_offset(t, i, structs))
+        return out
+    if t.kind == "array" and t.elem is not None:
+        size = typeinfo.size_of(t.elem, structs)
+        return [leaf for k in range(t.count) for leaf in _leaves(t.elem, structs, base + k * size)]
+    return [(base, t)]
