@@ -35,14 +35,14 @@ class Signature:
             "_s" if self.shadow_return else "")
 
 
-@dataclass
+@dataclass(frozen=True)
 class CalleeDerivative:
     """The augmented forward and reverse functions of a called function, for one signature."""
 
     aug: str                     # returns the primal result, leaves its tape on the stack
     rev: str                     # takes args, shadows [, dret]; returns the out adjoints
     ret: Type | None             # rev's return type
-    out_positions: list[int]     # which parameters' adjoints rev returns, in order
+    out_positions: tuple[int, ...]   # which parameters' adjoints rev returns, in order
     custom_signature: Signature | None = None    # a user's registered pair fixes the activity
     shadow_return: bool = False  # aug returns {result, shadow of the result}
     # an indirect call: (target, its aug, its rev) for every function it may reach; aug and rev
@@ -50,7 +50,7 @@ class CalleeDerivative:
     dispatch: tuple[tuple[str, str, str], ...] = ()
 
 
-@dataclass
+@dataclass(frozen=True)
 class Derivative:
     name: str
     text: str

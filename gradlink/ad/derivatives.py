@@ -117,7 +117,7 @@ class Derivatives:
         outs = [i for i, k in enumerate(sig.args) if k is Arg.OUT]
         out_types = [fn.params[i].type for i in outs]
         pair = CalleeDerivative(f'@"gl.aug.{base}.{sig.key()}"', f'@"gl.rev.{base}.{sig.key()}"',
-                                adjoints_type(out_types), outs, shadow_return=sig.shadow_return)
+                                adjoints_type(out_types), tuple(outs), shadow_return=sig.shadow_return)
         self.pairs[key] = pair
         if self.info.existing(pair.aug):             # made by an earlier round
             return pair
@@ -162,9 +162,10 @@ class Derivatives:
         self.custom_wrappers[names[0]] = aug_text
         self.custom_wrappers[names[1]] = rev_text
         self.custom_tape_types.add(tape_t)
-        pair = CalleeDerivative(names[0], names[1], rev_ret, outs)
-        pair.custom_signature = Signature(tuple(custom.default_activity(params, "reverse")),
-                                         ret.is_float)
+        pair = CalleeDerivative(names[0], names[1], rev_ret, tuple(outs),
+                                custom_signature=Signature(
+                                    tuple(custom.default_activity(params, "reverse")),
+                                    ret.is_float))
         self.pairs[key] = pair
         return pair
 

@@ -25,7 +25,7 @@ from gradlink.ir.printer import define_line, print_blocks
 from gradlink.ir.types import I1, I8, I64, PTR, Type
 
 
-@dataclass
+@dataclass(frozen=True)
 class ForwardCallee:
     name: str                   # returns { primal, tangent } when the result is active
     returns_pair: bool
@@ -112,9 +112,8 @@ class ForwardSynthesis:
             raise self.fail(found.ins, found.problem)
         blocks = [self._block(b) for b in self.fn.blocks]
         text = print_blocks(define_line(name, ret_type, params, self.target_attrs.strip()), blocks)
-        d = Derivative(name, text, None, [], set(), dict(self.b.declarations), dict(self.helpers))
-        d.tangent_tape_types = set(self.tangent_types)
-        return d
+        return Derivative(name, text, None, [], set(), dict(self.b.declarations),
+                          dict(self.helpers), set(self.tangent_types))
 
     def pair_type(self, t: Type | None = None) -> Type:
         """{ primal, tangent lane 0, ... } as callees return it."""

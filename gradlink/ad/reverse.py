@@ -781,7 +781,8 @@ class ReverseSynthesis:
             return
         if allocator is not None and (
                 ins.name in self.act.shadowed or ins.name in self.deferred_frees):
-            self.b.declare_library("@free")
+            if allocator.builtin:
+                self.b.declare_library("@free")
             args = [self.val(v) for v in ins.operands]
             if ins.name in self.act.shadowed:
                 shadows.emit_free(self.b, allocator, self.shadow_in_reverse(ins.value), args)  # type: ignore[arg-type]
