@@ -5,20 +5,22 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+# the most frequent tokens first (the engine tries the alternatives in order); hex before
+# number and word ("0x1F", "s0x..."), string before word (c"...")
 _TOKEN = re.compile(r'''
     (?P<space>\s+)
-  | (?P<comment>;[^\n]*)
+  | (?P<punct>[,()\[\]{}<>=*:|])
   | (?P<local>%(?:"(?:[^"\\]|\\.)*"|[-a-zA-Z$._0-9]+))
   | (?P<global>@(?:"(?:[^"\\]|\\.)*"|[-a-zA-Z$._0-9]+))
-  | (?P<meta>!(?:[-a-zA-Z$._0-9]+|"(?:[^"\\]|\\.)*")|!)
-  | (?P<attr>\#[0-9]+)
-  | (?P<dbgrec>\#dbg_[a-z_]+)
   | (?P<string>c?"(?:[^"\\]|\\.)*")
   | (?P<hex>[su]?0x[KLMHR]?[0-9A-Fa-f]+)
   | (?P<number>-?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)
   | (?P<word>[a-zA-Z_][a-zA-Z0-9_.]*:?)
+  | (?P<meta>!(?:[-a-zA-Z$._0-9]+|"(?:[^"\\]|\\.)*")|!)
+  | (?P<attr>\#[0-9]+)
+  | (?P<dbgrec>\#dbg_[a-z_]+)
+  | (?P<comment>;[^\n]*)
   | (?P<dots>\.\.\.)
-  | (?P<punct>[,()\[\]{}<>=*:|])
 ''', re.X)
 
 
