@@ -138,3 +138,47 @@ def test_every_second_order_combination(tmp_path: Path) -> None:
         want = 2 + 2 * math.cos(x) - x * math.sin(x)      # (x^2 + x sin x)''
         for v in row:
             assert math.isclose(v, want, rel_tol=1e-12), (x, row)
+
+
+ITER_SRC = r"""
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+uint64_t __enzyme_iter(uint64_t, uint64_t);
+double __enzyme_autodiff(void *, ...);
+double __enzyme_fwddiff(void *, ...);
+__attribute__((noinline)) static double fact(uint64_t n) {
+  double f = 1;
+  for (uint64_t i = 2; i <= n; i++) f *= i;
+  return f;
+}
+/* exp(x) by its Taylor series up to x^n: each order of differentiation drops a term, so
+   __enzyme_iter adds one per order (n = 3 in the primal, 4 in d1, 5 in d2 and t2) */
+static double series(double x) {
+  uint64_t n = __enzyme_iter(3, 1);
+  double s = 0;
+  for (uint64_t i = 0; i <= n; i++) s += pow(x, (double)i) / fact(i);
+  return s;
+}
+static double d1(double x) { return __enzyme_autodiff((void *)series, x); }
+static double t1(double x) { return __enzyme_fwddiff((void *)series, x, 1.0); }
+static double d2(double x) { return __enzyme_fwddiff((void *)d1, x, 1.0); }
+static double t2(double x) { return __enzyme_autodiff((void *)t1, x); }
+int main(void) {
+  printf("%.17g %.17g %.17g %.17g %.17g\n", series(0.5), d1(0.5), t1(0.5), d2(0.5), t2(0.5));
+  return 0;
+}
+"""
+
+
+def test_enzyme_iter_grows_with_the_order(tmp_path: Path) -> None:
+    """__enzyme_iter(n, k) is n in code no derivative copied and grows by k with each order of
+    differentiation (Enzyme's convention for truncated series): every derivative of the series
+    of exp keeps the primal's four terms."""
+    (tmp_path / "it.c").write_text(ITER_SRC)
+    obj = compile_c(tmp_path / "it.c", tmp_path / "it.o", "-O2", "-flto")
+    link([obj, "-lm"], tmp_path / "it").check("gradlink link")
+    values = [float(v) for v in sh([tmp_path / "it"]).check().stdout.split()]
+    four_terms = sum(0.5 ** i / math.factorial(i) for i in range(4))
+    for v in values:
+        assert math.isclose(v, four_terms, rel_tol=1e-15), values

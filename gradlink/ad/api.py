@@ -18,7 +18,15 @@ from gradlink.ad.derivative import Derivative
 from gradlink.ad.derivatives import Derivatives
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.module import ModuleInfo
-from gradlink.ad.requests import SRET, RequestReader, has_requests, is_autodiff, is_fwddiff, split_entry
+from gradlink.ad.requests import (
+    SRET,
+    RequestReader,
+    has_requests,
+    is_autodiff,
+    is_fwddiff,
+    is_request,
+    split_entry,
+)
 from gradlink.ir.model import Block, Function, Instr
 from gradlink.ir.module import ModuleEdit
 
@@ -80,7 +88,7 @@ class Differentiator:
         for block in caller.blocks:
             instrs: list[Instr] = []
             for ins in block.instrs:
-                if ins.opcode not in ("call", "invoke") or "__enzyme_" not in ins.callee:
+                if ins.opcode not in ("call", "invoke") or not is_request(ins.callee):
                     instrs.append(ins)
                     continue
                 new = self._request(caller, ins, defs)

@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import re
 
-from gradlink.ad import split, tape
+from gradlink.ad import custom, split, tape
 from gradlink.ad.derivative import Derivative
+from gradlink.ad.errors import ADError
+from gradlink.ad.synth import ITER
+from gradlink.ir.builder import Builder
+from gradlink.ir.model import Param, Value
 from gradlink.ir.module import ModuleEdit
+from gradlink.ir.printer import define_line, print_blocks
 from gradlink.ir.types import Type
 
 _EXTERNAL_MARKER = re.compile(r'^(@"?enzyme_(?:dup|dupnoneed|const|out|allocated|tape)"?) = '
@@ -20,7 +25,7 @@ def reaching_requests(fns: dict[str, str]) -> set[str]:
     """Functions whose body, or a callee's, still calls an Enzyme entry point."""
     callees = {name: set(re.findall(r"\bcall\b[^@\n]*(@\"[^\"]+\"|@[-a-zA-Z$._0-9]+)\(", text))
                for name, text in fns.items()}
-    reach = {name for name, text in fns.items() if re.search(r"@__enzyme_\w+\(", text)}
+    reach = {name for name, text in fns.items() if re.search(r"@__enzyme_(?!iter\()\w+\(", text)}
     changed = True
     while changed:
         changed = False
@@ -29,6 +34,29 @@ def reaching_requests(fns: dict[str, str]) -> set[str]:
                 reach.add(name)
                 changed = True
     return reach
+
+
+_ITER_DECLARATION = re.compile(r'^declare [^\n]*@__enzyme_iter\([^\n]*$', re.M)
+
+
+def lower_iter(module_text: str) -> str:
+    """After the last round: what is left of ``__enzyme_iter(n, k)`` (in code no derivative
+    copied, or copied as n + k) returns n: the declaration becomes an always-inlined
+    definition."""
+    if _ITER_DECLARATION.search(module_text) is None:
+        return module_text
+    ret, params = custom.signature(module_text, ITER)
+    if len(params) != 2 or ret.kind != "int":
+        raise ADError(f"__enzyme_iter is declared as {ret} ({', '.join(map(str, params))}); "
+                      "expected an integer result and two integer arguments (n, k)")
+    b = Builder(prefix="it")
+    entry = b.block("entry")
+    b.ret(Value(params[0], "%n"))
+    text = print_blocks(define_line(ITER, ret, [Param(params[0], "%n"), Param(params[1], "%k")],
+                                    "alwaysinline"), [entry])
+    module = ModuleEdit(module_text)
+    module.rewrite_outside_functions(_ITER_DECLARATION, lambda _: text)
+    return module.print()
 
 
 def assemble(module: ModuleEdit, derivatives: list[Derivative], split_wrappers: dict[str, str],

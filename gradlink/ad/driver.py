@@ -7,6 +7,7 @@ import os
 import pickle
 from pathlib import Path
 
+from gradlink.ad import assembly
 from gradlink.ad.api import Differentiator, has_requests
 from gradlink.ad.bypass import Hazards, hazards
 from gradlink.ad.custom import KEYS, read_registry
@@ -70,7 +71,7 @@ def _differentiate(module_text: str, hazards: Hazards | None) -> str:
         d = Differentiator(module_text, hazards)
         module_text = d.run()
         if not d.deferred:
-            return module_text
+            return assembly.lower_iter(module_text)
         if not d.derivatives and not d.split_wrappers:
             raise ADError("derivative requests depend on each other in a cycle (a function "
                           "differentiating itself)")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from gradlink.ad import complexops, expr, legality, rules, shadows, structural, tape
 from gradlink.ad.derivative import Derivative, Signature
 from gradlink.ad.errors import ADError, describe
-from gradlink.ad.synth import dispatch, primal
+from gradlink.ad.synth import copy_primal, dispatch
 from gradlink.analysis.activity import Activity, Arg
 from gradlink.analysis.allocators import BUILTIN_DEALLOCATORS
 from gradlink.ir.builder import Builder
@@ -140,7 +140,7 @@ class ForwardSynthesis:
         if op == "call" and self._callee(ins) is not None:
             self._call(ins)
             return
-        b.copy(primal(ins))
+        copy_primal(b, ins)
         if op == "store":
             self._store(ins)
         elif op == "call":
@@ -159,7 +159,7 @@ class ForwardSynthesis:
         """Forward over reverse: what a derivative pushes on its tape, the tangent tape mirrors
         (tangents of floats, shadows of pointers), so its pops get tangents back."""
         b = self.b
-        b.copy(primal(ins))
+        copy_primal(b, ins)
         if self.width != 1:
             raise self.fail(ins, "enzyme_width over a reverse-mode derivative is not supported")
         if tape.is_push(ins.callee):
@@ -184,7 +184,7 @@ class ForwardSynthesis:
 
     def _ret(self, ins: Instr) -> None:
         if not (self.sig.active_return or self.sig.shadow_return) or not ins.operands:
-            self.b.copy(primal(ins))
+            copy_primal(self.b, ins)
             return
         v = ins.operands[0]
         if not self.pair and self.width == 1:
@@ -391,7 +391,7 @@ class ForwardSynthesis:
         if self.table.allocator(ins.callee) is not None and not active_args:
             if active_result:
                 self._shadow(ins)              # calloc'ed shadow first: it needs only the size
-            self.b.copy(primal(ins))
+            copy_primal(self.b, ins)
             return
         name = ins.callee.lstrip("@")
         if active_result:
@@ -404,7 +404,7 @@ class ForwardSynthesis:
                 raise self.fail(ins, f"{name} may throw (an invoke) and takes active data; "
                                      "forward mode differentiates only functions of the LTO "
                                      "unit there")
-            self.b.copy(primal(ins))
+            copy_primal(self.b, ins)
             return
         if callee.dispatch:
             raise self.fail(ins, "an indirect call that may throw (an invoke) on active data")

@@ -32,6 +32,11 @@ _MARKER_GLOBAL = re.compile(r"^@\"?(enzyme_[A-Za-z0-9_]+)\"?$")
 SRET = re.compile(r"__enzyme_[A-Za-z0-9_]*[^(]*\(ptr [^,]*?sret\(([^)]*)\)")
 
 
+def is_request(callee: str) -> bool:
+    """An Enzyme entry point a request calls (__enzyme_iter is a value, not a request)."""
+    return "__enzyme_" in callee and "__enzyme_iter" not in callee
+
+
 def is_autodiff(callee: str) -> bool:
     return "__enzyme_autodiff" in callee
 

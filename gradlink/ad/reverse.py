@@ -25,7 +25,7 @@ from gradlink.ad.derivative import CalleeDerivative, Derivative, Signature
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.sourcing import PrimalSources, record_name
 from gradlink.ad.structural import ACCUMULATE
-from gradlink.ad.synth import dispatch, primal, redirect_unwind, stop_with_message
+from gradlink.ad.synth import copy_primal, dispatch, redirect_unwind, stop_with_message
 from gradlink.analysis.activity import Activity, Arg
 from gradlink.analysis.allocators import REALLOCATORS
 from gradlink.analysis.cfg import CFG
@@ -490,7 +490,7 @@ class ReverseSynthesis:
         for ins in block.phis:
             kept = [(v, blk) for v, blk in ins.incoming if blk in self.reachable]
             if len(kept) == len(ins.incoming):
-                b.copy(primal(ins))
+                copy_primal(b, ins)
             else:
                 b.copy(ins, incoming=kept)
             if ins.name in self.act.shadowed:
@@ -554,7 +554,7 @@ class ReverseSynthesis:
                 both = b.insertvalue(first, Value(PTR, self._shadow_of(v, term)), [1], hint="ret")
                 b.ret(both)
             else:
-                b.copy(primal(term))
+                copy_primal(b, term)
         return [out]
 
     def _forward_invoke(self, ins: Instr) -> None:
@@ -632,7 +632,7 @@ class ReverseSynthesis:
             return                                  # no longer on the stack
         if op == "call" and ins.callee == "@free" and ins.operands[0].ref in self.deferred_frees:
             return                                  # the reverse sweep still reads it
-        b.copy(primal(ins))
+        copy_primal(b, ins)
         if ins.name in self.act.shadowed and ins.name not in self.shadow_args():
             sh = self.shadow_ref(ins.name)
             if op == "call" and ins.callee in REALLOCATORS:

@@ -123,6 +123,7 @@ NOT_DIFFERENTIABLE = {"fcmp", "icmp", "fptosi", "fptoui", "sitofp", "uitofp", "a
 
 # Library calls that neither read nor write floats a derivative could flow through.
 INACTIVE_CALLS = {
+    "__enzyme_iter",                 # an iteration count (gradlink/ad/synth.copy_primal)
     "printf", "fprintf", "sprintf", "snprintf", "puts", "fputs", "putchar", "fputc", "fflush",
     "fwrite", "fread", "fopen", "fclose", "perror", "abort", "exit", "_exit", "rand", "srand",
     "random", "srandom", "time", "clock", "clock_gettime", "gettimeofday", "getenv", "strlen",

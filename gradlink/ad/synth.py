@@ -24,6 +24,21 @@ def primal(ins: Instr) -> Instr:
     return ins if text == ins.text else replace(ins, text=text)
 
 
+ITER = "@__enzyme_iter"
+
+
+def copy_primal(b: Builder, ins: Instr) -> None:
+    """Copy a primal instruction into a derivative. ``__enzyme_iter(n, k)`` (an iteration count
+    that grows by k with each order of differentiation: Enzyme's convention for truncated
+    series) becomes ``__enzyme_iter(n + k, k)``; what is left of it after the last round
+    returns n (assembly.lower_iter)."""
+    if ins.opcode == "call" and ins.callee == ITER and len(ins.operands) == 2:
+        n, k = ins.operands
+        b.copy(primal(ins), operands=[b.binop("add", n, k, hint="iter"), k])
+        return
+    b.copy(primal(ins))
+
+
 def redirect_unwind(ins: Instr, label: str) -> Instr:
     """An invoke as read, unwinding to another block."""
     text = re.sub(r"\bunwind label .*$", f"unwind label %{label_ref(label)}", primal(ins).text)
