@@ -15,6 +15,9 @@ gradlink links run with -Wl,--gradlink-verbose to show where the time goes):
   (d) pre        clang-22 -O2 -flto -fuse-ld=gradlink main.o -L. -lbigpre -lm, libbigpre.a made
                  by `gradlink fat build -o libbigpre.a FAT_OBJECTS --export-derivatives F:reverse`
                  for the three differentiated library functions (precompiled derivatives)
+  (e) lld-lto    clang-22 -O2 -flto -fuse-ld=lld main_noad_lto.o big000-002.lto.o -L. -lbig -lm
+                 (lld's own LTO of the bitcode (a) compiles: main and the three members, the
+                 rest native; no AD): what any link-time-optimizing linker pays at least
 
 and the gradient loop (`prog N`: N gradients of a 64-element loss, timing itself in thread CPU
 time; the best of 5 passes in each of --runs alternating runs) of (d) against (a); with
@@ -61,6 +64,9 @@ wall times vary by +-30 % between runs; LLVM 22, gradlink 0.1.0; defaults, 2 min
   (PYTHONDONTWRITEBYTECODE=1, as in the sandbox these ran in) every link also compiles ~60
   modules from source: +0.25 s.
 
+  - Baseline (e), measured 2026-11-24 (300 members, 3 runs, medians; the same machine, quieter):
+    (a) 607 ms = 12.6x (c) 48 ms; (e) lld's own LTO of the same bitcode 72 ms = 1.49x (c); (a) is
+    8.5x (e); (d) 482 ms. A link that compiles any bitcode misses 1.3x (c): lld itself does.
   - The 1.3 target is out of reach by construction: lld links the native program in ~90 ms,
     while ld.gradlink spends ~0.2 s importing itself, 0.1-0.2 s reading its inputs (300
     archive members), and runs opt-22 twice, the AD stage and llc-22 on the LTO unit (main.o
@@ -365,6 +371,11 @@ def build(d: Path, n: int, env: dict[str, str]) -> list[Path]:
         objs = list(pool.map(cc, files))
     run([CC, "-O2", "-flto", "-c", "main.c", "-o", "main.o"], env, "compile main.c", d)
     run([CC, "-O2", "-c", "main_noad.c", "-o", "main_noad.o"], env, "compile main_noad.c", d)
+    # (e): the same bitcode lld's own LTO would compile: main and the members AD pulls
+    run([CC, "-O2", "-flto", "-c", "main_noad.c", "-o", "main_noad_lto.o"], env, "compile", d)
+    for i in range(NDIFF):
+        run([CC, "-O2", "-flto", "-c", str(files[i]), "-o", str(src / f"big{i:03d}.lto.o")], env,
+            "compile")
     lib = d / "libbig.a"
     lib.unlink(missing_ok=True)
     run([AR, "rcs", str(lib), *map(str, objs)], env, "llvm-ar")
@@ -429,6 +440,9 @@ def bench(d: Path, args: argparse.Namespace, env: dict[str, str]) -> None:
         "fat-lto": base + ["-Wl,--fat-lto-objects", "-L.", "-lbig", "-lm", "-o", "prog_fat"],
         "lld": [CC, "-O2", "-fuse-ld=lld", "main_noad.o", "-L.", "-lbig", "-lm", "-o", "prog_lld"],
         "pre": base + ["-L.", "-lbigpre", "-lm", "-o", "prog_pre"],
+        "lld-lto": [CC, "-O2", "-flto", "-fuse-ld=lld", "main_noad_lto.o",
+                    *(f"src/big{i:03d}.lto.o" for i in range(NDIFF)), "-L.", "-lbig", "-lm",
+                    "-o", "prog_lldlto"],
     }
     times: dict[str, list[float]] = {k: [] for k in links}
     stages: dict[str, dict[str, float]] = {}
@@ -436,7 +450,7 @@ def bench(d: Path, args: argparse.Namespace, env: dict[str, str]) -> None:
     for r in range(args.runs + 1):
         for k, cmd in links.items():
             if r == 0:    # round 0 warms the caches, not counted; its gradlink links are verbose
-                if k == "lld":
+                if k in ("lld", "lld-lto"):
                     run(cmd, env, f"link {k}", d)
                     continue
                 t0 = time.perf_counter()
@@ -508,7 +522,7 @@ def bench(d: Path, args: argparse.Namespace, env: dict[str, str]) -> None:
     size = {k: (d / links[k][-1]).stat().st_size for k in links}
     print()
     print(f"checksum {ref['checksum']:.12g} ({'bit-identical' if exact else 'equal to 1e-12'} in "
-          f"all four programs); gradient vs central differences: max error {worst_fd:.2g}; "
+          f"all five programs); gradient vs central differences: max error {worst_fd:.2g}; "
           f"precompiled vs link-time: max rel {worst_pre:.2g}; --fat-lto-objects vs default: "
           f"max rel {fat_grad:.2g}; gradient loops' sums agree to {acc_rel:.2g}")
     print()
@@ -538,6 +552,9 @@ def bench(d: Path, args: argparse.Namespace, env: dict[str, str]) -> None:
         ("(c) lld, no AD (baseline)", f"{med['lld'] * 1000:.0f} ms", ""),
         ("(d) gradlink, precompiled derivs", f"{med['pre'] * 1000:.0f} ms",
          f"{med['pre'] / med['gradlink']:.2f}x (a), {med['pre'] / med['lld']:.2f}x (c)"),
+        ("(e) lld's own LTO of that unit", f"{med['lld-lto'] * 1000:.0f} ms",
+         f"{med['lld-lto'] / med['lld']:.2f}x (c); (a) is {med['gradlink'] / med['lld-lto']:.2f}x "
+         "(e)"),
         ("library compile (2 mains too)", f"{t_compile:.1f} s", f"{os.cpu_count()} jobs"),
         ("gradlink fat build --export-der.", f"{t_pre:.1f} s", f"{len(EXPORTS)} functions, reverse"),
         ("gradient, link-time AD (a)", f"{us['gradlink']:.2f} us",
