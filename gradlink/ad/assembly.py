@@ -1,7 +1,8 @@
 """The module after a round of AD: the callers rewritten (printed from the model) in place of
 their old texts, the program's activity markers defined (weak zeros, so programs declaring them
-extern link), then the derivatives, their helpers and wrappers, the tape runtime and the declarations they use,
-each added once (an earlier round of nested derivatives may have added it already)."""
+extern link), then the derivatives, their helpers and wrappers, the tape runtime and the
+declarations they use, each added once (an earlier round of nested derivatives may have added
+it already). After the last round, ``__enzyme_iter`` is defined (lower_iter)."""
 
 from __future__ import annotations
 
