@@ -269,3 +269,28 @@ def test_printer_round_trip_of_rust_code(tmp_path: Path) -> None:
         "-o", tmp_path / "p.bc"]).check("rustc")
     text = _round_trip(tmp_path / "p.bc", tmp_path)
     assert "HashMap" in text or "hashbrown" in text
+
+
+def test_shallow_reading_keeps_what_printing_needs() -> None:
+    """A caller whose requests are replaced is read shallowly except for what reading requests
+    looks at; the instructions read shallowly keep their text, name, opcode and location."""
+    from gradlink.ir.parse import parse_function
+    from gradlink.ir.printer import print_function
+
+    text = """define double @main(ptr %x) {
+entry:
+  %a = load double, ptr %x, align 8, !tbaa !3
+  %b = fmul fast double %a, %a, !dbg !7
+  br label %next
+next:
+  %c = phi double [ %b, %entry ]
+  ret double %c
+}
+"""
+    full = parse_function(text)
+    shallow = parse_function(text, shallow=lambda line: "phi" not in line)
+    a, b = shallow.blocks[0].instrs[:2]
+    assert (a.opcode, a.name, a.operands) == ("load", "%a", [])
+    assert (b.opcode, b.dbg, b.text) == ("fmul", "!7", "%b = fmul fast double %a, %a")
+    assert shallow.blocks[1].instrs[0].incoming == full.blocks[1].instrs[0].incoming
+    assert print_function(shallow) == print_function(full)

@@ -82,7 +82,7 @@ class Differentiator:
     def _rewrite_caller(self, name: str) -> Function:
         """The caller with each request replaced by the instructions of its derivative call
         (the request's source location on the calls)."""
-        caller = self.info.function(name)
+        caller = self.info.caller(name)
         defs = caller.definitions()
         blocks = []
         for block in caller.blocks:

@@ -38,6 +38,15 @@ class ModuleInfo:
                 raise ADError(f"cannot read the IR of {name.lstrip('@')}: {e}") from None
         return self.parsed[name]
 
+    def caller(self, name: str) -> Function:
+        """A function whose requests are replaced: read in full are only the requests and what
+        reading them looks at (marker loads, phis and selects of functions, landing pads);
+        the rest is only printed back, as read. Not cached (a full reading may follow)."""
+        try:
+            return parse_function(self.fns[name], shallow=_shallow_in_caller)
+        except ParseError as e:
+            raise ADError(f"cannot read the IR of {name.lstrip('@')}: {e}") from None
+
     def existing(self, name: str) -> bool:
         """Defined by an earlier round of this link (nested derivatives). LLVM prints names
         like gl.diffe.f without quotes, so both spellings are looked up."""
@@ -84,6 +93,13 @@ class ModuleInfo:
         if personality:
             out.append(personality)        # after the attributes, as LLVM's grammar wants
         return " ".join(out) + (" " if out else "")
+
+
+_FULL_IN_CALLER = re.compile(r'enzyme_|^(?:%(?:"[^"]*"|\S+) = )?(?:phi|select|landingpad)\b')
+
+
+def _shallow_in_caller(line: str) -> bool:
+    return _FULL_IN_CALLER.search(line) is None
 
 
 def memory_written_params(spec: str, fn: Function) -> set[int] | None:

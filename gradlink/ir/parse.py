@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from gradlink.ir.lexer import Tok, tokenize
 from gradlink.ir.model import Block, Function, Instr, Param, Value
@@ -442,8 +443,25 @@ _DEFINE = re.compile(r"^define\s.*?(@(?:\"[^\"]*\"|[-a-zA-Z$._0-9]+))\(", re.S)
 _LABEL = re.compile(r"^(?:([-a-zA-Z$._0-9]+)|\"((?:[^\"\\]|\\.)*)\"):")
 
 
-def parse_function(text: str) -> Function:
-    """Parse one 'define ... { ... }' from module text."""
+_SHALLOW = re.compile(r'^(?:(%(?:"[^"]*"|[-a-zA-Z$._0-9]+)) = )?(?:(?:tail|musttail|notail) )?'
+                      r'([a-z]+)')
+
+
+def shallow_instruction(line: str) -> Instr:
+    """An instruction known by its text, result name and opcode only (operands unread): what a
+    function whose instructions are only printed back needs."""
+    text, dbg = _strip_dbg(line.strip())
+    m = _SHALLOW.match(text)
+    return Instr(m.group(2) if m else "", m.group(1) if m else None, text=text, dbg=dbg)
+
+
+def parse_function(text: str, shallow: Callable[[str], bool] | None = None) -> Function:
+    """Parse one 'define ... { ... }' from module text. ``shallow(line)``: whether that
+    instruction may be read shallowly (shallow_instruction) instead of in full."""
+    def read(line: str) -> Instr:
+        return shallow_instruction(line) if shallow is not None and shallow(line) else \
+            parse_instruction(line)
+
     lines = text.splitlines()
     header = lines[0]
     m = _DEFINE.match(header)
@@ -472,7 +490,7 @@ def parse_function(text: str) -> Function:
             continue
         if stripped.split(" ", 1)[0] in _CONTINUATIONS and current is not None and current.instrs:
             last = current.instrs.pop()             # 'to label ... unwind label ...', 'cleanup'
-            ins = parse_instruction(last.text + " " + stripped)
+            ins = read(last.text + " " + stripped)
             ins.block, ins.records = current.label, last.records
             ins.dbg = ins.dbg or last.dbg
             current.instrs.append(ins)
@@ -485,7 +503,7 @@ def parse_function(text: str) -> Function:
         if current is None:
             current = Block(_entry_label(params))
             blocks.append(current)
-        ins = parse_instruction(stripped)
+        ins = read(stripped)
         ins.block = current.label
         if records:
             ins.records, records = tuple(records), []
