@@ -37,6 +37,9 @@ def reaching_requests(fns: dict[str, str]) -> set[str]:
     return reach
 
 
+_NAME = r'(@"[^"]*"|@[-a-zA-Z$._0-9]+)'
+_FUNCTION = re.compile(rf"^(declare|define)\b[^\n]*?{_NAME}\(", re.M)   # its name: the first @x(
+_GLOBAL = re.compile(rf"^{_NAME} = ", re.M)
 _ITER_DECLARATION = re.compile(r'^declare [^\n]*@__enzyme_iter\([^\n]*$', re.M)
 
 
@@ -44,7 +47,7 @@ def lower_iter(module_text: str) -> str:
     """After the last round: what is left of ``__enzyme_iter(n, k)`` (in code no derivative
     copied, or copied as n + k) returns n: the declaration becomes an always-inlined
     definition."""
-    if _ITER_DECLARATION.search(module_text) is None:
+    if "@__enzyme_iter(" not in module_text or _ITER_DECLARATION.search(module_text) is None:
         return module_text
     ret, params = custom.signature(module_text, ITER)
     if len(params) != 2 or ret.kind != "int":
@@ -84,10 +87,13 @@ def _appendix(module_text: str, derivatives: list[Derivative], split_wrappers: d
         decls.update(d.declarations)
         helpers.update(d.helpers)
 
+    functions = {m.group(2): m.group(1) for m in _FUNCTION.finditer(module_text)}
+    defined = {n for n, how in functions.items() if how == "define"} | \
+        {m.group(1) for m in _GLOBAL.finditer(module_text)}
+
     def new(name: str) -> bool:
         """Not defined yet (an earlier round of nested derivatives may have added it)."""
-        return re.search(rf"^(define[^\n]*{re.escape(name)}\(|{re.escape(name)} = )",
-                         module_text, re.M) is None
+        return name not in defined
 
     parts.extend(t for n, t in helpers.items() if new(n))
     parts.extend(t for n, t in split_wrappers.items() if new(n))
@@ -108,6 +114,6 @@ def _appendix(module_text: str, derivatives: list[Derivative], split_wrappers: d
         if new(tape.push_fn(t, "tpush")):
             parts.append(tape.accessors(t, tangent=True))
     for name, line in decls.items():
-        if not re.search(rf"^(declare|define)[^\n]*{re.escape(name)}\(", module_text, re.M):
+        if name not in functions:
             parts.append(line + "\n")
     return "".join(parts)
