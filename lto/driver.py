@@ -3,11 +3,26 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import traceback
 
 from lto import options, pipeline
 from lto.diag import LinkError, error
+
+
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP (make -j stopping its jobs): unwinds like Ctrl-C, so the temporary
+    folder is removed, the child process (opt-22, llc-22, ld.lld-22) is killed by
+    subprocess.run, and no output file stays behind."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped(signum)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,6 +35,8 @@ def main(argv: list[str] | None = None) -> int:
         print(USAGE)
         return 0
     output = None
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _stop)
     try:
         opts = options.parse(args)
         output = opts.output
@@ -30,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         error("interrupted")
         code = 130
+    except Stopped as e:
+        error(f"stopped by {signal.Signals(e.signum).name}")
+        code = 128 + e.signum
     except Exception as e:  # a bug of ours: say so plainly, never a bare traceback
         error(f"internal error: {type(e).__name__}: {e} (set GRADLINK_DEBUG=1 for a traceback)")
         if os.environ.get("GRADLINK_DEBUG"):
@@ -37,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         code = 1
     if code != 0 and output:
         pipeline.remove_output(output)
-    return 1 if code not in (0, 130) else code
+    return code if code == 0 or code > 128 else 1
 
 
 USAGE = """\
