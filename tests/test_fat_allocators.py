@@ -178,3 +178,32 @@ def test_bad_allocator_entry_stops_the_build(tmp_path: Path, entry: dict[str, ob
     code, out = _library(tmp_path, "", "--derivatives", tmp_path / "d.json")
     assert code != 0 and needle in out and "Traceback" not in out, out
     assert not (tmp_path / "libpool.a").exists()
+
+
+@pytest.mark.parametrize("change,needle", [
+    ({"deallocator": "pool_gone"}, "names 'pool_gone' (the deallocator of pool_get), which"),
+    ({"signatures": {"pool_get": {"ret": "ptr", "params": ["ptr", "i32"]}}},
+     "the manifest's signature of pool_get (ptr (ptr, i32)) does not match the program's"),
+], ids=["missing-deallocator", "signature"])
+def test_bad_allocator_manifest_is_an_ld_error(tmp_path: Path, change: dict[str, object],
+                                               needle: str) -> None:
+    """A library whose manifest (written by another tool, or damaged) names a deallocator it
+    does not define, or gives the allocator another signature: an ld-style error naming the
+    library member, nothing written."""
+    from fatlib.manifest import encode
+
+    if not have("llvm-objcopy-22"):
+        pytest.skip("llvm-objcopy-22 not installed")
+    assert _library(tmp_path, IN_SOURCE)[0] == 0
+    sh(["llvm-ar-22", "x", tmp_path / "libpool.a", "--output", tmp_path]).check()
+    entry = {"kind": "allocation_like", "function": "pool_get", "size_argument": 1,
+             "deallocator": "pool_put", "deallocator_arguments": [-1, 0], **change}
+    (tmp_path / "m.bin").write_bytes(encode([entry]))
+    sh(["llvm-objcopy-22", "--update-section", f".gradlink.manifest={tmp_path / 'm.bin'}",
+        tmp_path / "pool.o", tmp_path / "bad.o"]).check()
+    (tmp_path / "user.c").write_text(USER)
+    uobj = compile_c(tmp_path / "user.c", tmp_path / "user.o", "-O2", "-flto")
+    res = link([uobj, tmp_path / "bad.o", "-lm"], tmp_path / "u")
+    assert res.returncode != 0 and not (tmp_path / "u").exists()
+    assert "ld.gradlink: error: " in res.stderr and needle in res.stderr, res.stderr
+    assert "bad.o" in res.stderr and "Traceback" not in res.stderr
