@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gradlink.ad import assembly, bypass, rules
+from gradlink.ad import globals as globals_
 from gradlink.ad.calls import CallRewriter
 from gradlink.ad.derivative import Derivative
 from gradlink.ad.derivatives import Derivatives
@@ -34,7 +35,8 @@ __all__ = ["Differentiator", "has_requests"]
 
 
 class Differentiator:
-    def __init__(self, module_text: str, hazards: bypass.Hazards | None = None) -> None:
+    def __init__(self, module_text: str, hazards: bypass.Hazards | None = None,
+                 global_shadows: frozenset[str] = frozenset()) -> None:
         self.info = ModuleInfo(module_text)
         reg = self.info.registry
         try:
@@ -44,6 +46,7 @@ class Differentiator:
         except ValueError as e:
             raise ADError(str(e)) from None
         self.derivs = Derivatives(self.info, table, hazards)
+        self.derivs.global_shadows = global_shadows
         self.counter = 0
         self.reader = RequestReader(self.info, self.derivs.calling_wrapper,
                                     lambda kind: f'%"gl.{kind}.{self._tag()}"')
@@ -75,9 +78,11 @@ class Differentiator:
             if "__enzyme_" in text:
                 module.replace(self._rewrite_caller(name))
         d = self.derivs
+        shadow_globals = globals_.definitions(d.global_shadows, self.info.global_types,
+                                              self.info.structs)
         return assembly.assemble(module, [*d.derivatives.values(), *d.split_functions],
-                                 self.calls.split_wrappers, d.custom_wrappers,
-                                 d.custom_tape_types)
+                                 {**self.calls.split_wrappers, **shadow_globals},
+                                 d.custom_wrappers, d.custom_tape_types, self.calls.declarations)
 
     def _rewrite_caller(self, name: str) -> Function:
         """The caller with each request replaced by the instructions of its derivative call

@@ -64,19 +64,22 @@ def lower_iter(module_text: str) -> str:
 
 
 def assemble(module: ModuleEdit, derivatives: list[Derivative], split_wrappers: dict[str, str],
-             custom_wrappers: dict[str, str], custom_tape_types: set[Type]) -> str:
-    """The module printed, with its callers already replaced (ModuleEdit.replace)."""
+             custom_wrappers: dict[str, str], custom_tape_types: set[Type],
+             declarations: dict[str, str]) -> str:
+    """The module printed, with its callers already replaced (ModuleEdit.replace);
+    ``declarations``: of what the callers' new instructions use."""
     module.rewrite_outside_functions(_EXTERNAL_MARKER, r"\1 = weak global i32 0\2")
     module.add(_appendix(module.text, derivatives, split_wrappers, custom_wrappers,
-                         custom_tape_types))
+                         custom_tape_types, declarations))
     return module.print()
 
 
 def _appendix(module_text: str, derivatives: list[Derivative], split_wrappers: dict[str, str],
-              custom_wrappers: dict[str, str], custom_tape_types: set[Type]) -> str:
+              custom_wrappers: dict[str, str], custom_tape_types: set[Type],
+              declarations: dict[str, str]) -> str:
     parts = ["\n"]
     types: set[Type] = set()
-    decls: dict[str, str] = {}
+    decls: dict[str, str] = dict(declarations)
     helpers: dict[str, str] = {}
     ttypes: set[Type] = set()
     for d in derivatives:

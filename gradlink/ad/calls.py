@@ -10,14 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from gradlink.ad import globals as global_shadows
 from gradlink.ad import results, split
 from gradlink.ad.derivatives import Derivatives
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.module import ModuleInfo
 from gradlink.ad.requests import Request, RequestReader, is_autodiff, is_fwddiff
+from gradlink.analysis import typeinfo
 from gradlink.ir.builder import Builder
 from gradlink.ir.model import Function, Instr, Param, Value
-from gradlink.ir.types import I1, PTR, Type
+from gradlink.ir.types import I1, I8, I64, PTR, Type
 
 
 class CallRewriter:
@@ -28,6 +30,7 @@ class CallRewriter:
                  tag: Callable[[], int]) -> None:
         self.info, self.derivs, self.reader, self.tag = info, derivs, reader, tag
         self.split_wrappers: dict[str, str] = {}
+        self.declarations: dict[str, str] = {}      # of what the calls themselves use
 
     @staticmethod
     def _start(req: Request) -> Builder:
@@ -38,11 +41,22 @@ class CallRewriter:
         return b
 
     # -- reverse mode ----------------------------------------------------------------------------
+    def _zero_global_shadows(self, b: Builder) -> None:
+        """Before a top-level derivative: the shadows of global variables start at zero (their
+        values on entry do not depend on the inputs)."""
+        for g in sorted(self.derivs.global_shadows):
+            size = typeinfo.size_of(self.info.global_types[g], self.info.structs)
+            b.libcall("@llvm.memset.p0.i64", [Value(PTR, global_shadows.shadow_name(g)),
+                                              Value(I8, "0"), Value(I64, str(size)),
+                                              Value(I1, "false")])
+        self.declarations.update(b.declarations)
+
     def call_derivative(self, req: Request) -> list[Instr]:
         d = self.derivs.derivative(req.target, req.sig)
         call = req.call
         args = list(req.args)
         b = self._start(req)
+        self._zero_global_shadows(b)
         fn = self.info.function(req.target)
         if req.sig.active_return:
             args.append(Value(fn.ret, "1.0" if fn.ret.kind == "float" else "splat (double 1.0)"))
@@ -76,6 +90,7 @@ class CallRewriter:
         fn = self.info.function(req.target)
         d = self.derivs.forward(req.target, req.sig, pair=req.primal_return)
         b = self._start(req)
+        self._zero_global_shadows(b)
         args = req.args
         if req.primal_return:
             self._primal_and_tangent(b, req, d.name, fn.ret)
@@ -143,6 +158,7 @@ class CallRewriter:
         base = req.target.lstrip("@").strip('"')
         params = [Param(a.type, f"%a{k}") for k, a in enumerate(req.args)]
         if entry == "__enzyme_augmentfwd":
+            self._zero_global_shadows(b)
             shape = augment_shape(call, fn.ret, req.tape is not None)
             wrap = f'@"gl.augwrap.{base}.{req.sig.key()}.{shape}"'
             self.split_wrappers[wrap] = split.augment_wrapper(wrap, pair.aug, fn.ret, params,

@@ -9,6 +9,7 @@ from gradlink.ad import bypass, custom, rules, tape
 from gradlink.ad.derivative import CalleeDerivative, Derivative, Signature
 from gradlink.ad.errors import ADError
 from gradlink.ad.forward import ForwardCallee, ForwardSynthesis
+from gradlink.ad.globals import GlobalShadowsNeeded
 from gradlink.ad.module import ModuleInfo
 from gradlink.ad.reverse import ReverseSynthesis
 from gradlink.analysis import activity, cfg, typeinfo
@@ -31,12 +32,21 @@ class Derivatives:
         self.custom_tape_types: set[Type] = set()
         self.hazards = hazards or bypass.Hazards()
         self._bypass: bypass.BypassCheck | None = None
+        self.global_shadows: frozenset[str] = frozenset()    # set by the Differentiator
+        self._global_users: frozenset[str] | None = None
 
     # -- synthesis objects -----------------------------------------------------------------------
     def _activity(self, fn: Function, kinds: dict[str, Arg], sig: Signature
                   ) -> activity.Activity:
-        return activity.analyze(fn, kinds, sig.active_return, self.table,
-                                typeinfo.TypeAnalysis(fn, self.info.structs))
+        if self._global_users is None:
+            self._global_users = self.info.global_users(self.global_shadows)
+        act = activity.analyze(fn, kinds, sig.active_return, self.table,
+                               typeinfo.TypeAnalysis(fn, self.info.structs),
+                               self.global_shadows, frozenset(self.info.global_types),
+                               self._global_users)
+        if act.wanted_globals - self.global_shadows:
+            raise GlobalShadowsNeeded(act.wanted_globals | self.global_shadows)
+        return act
 
     def reverse_synthesis(self, fn: Function, sig: Signature, split: bool) -> ReverseSynthesis:
         """The one place a reverse-mode synthesis is set up: its function, signature, CFG,

@@ -12,6 +12,7 @@ from gradlink.ad.api import Differentiator, has_requests
 from gradlink.ad.bypass import Hazards, hazards
 from gradlink.ad.custom import KEYS, read_registry
 from gradlink.ad.errors import ADError
+from gradlink.ad.globals import GlobalShadowsNeeded
 
 __all__ = ["ADError", "Hazards", "REGISTRATION_PREFIXES", "differentiate", "has_requests",
            "hazards", "is_registration", "mentions_registrations", "registered_functions"]
@@ -67,9 +68,17 @@ def differentiate(module_text: str, hazards: Hazards | None = None) -> str:
 
 
 def _differentiate(module_text: str, hazards: Hazards | None) -> str:
+    shadowed: frozenset[str] = frozenset()      # global variables with shadows (ad/globals.py)
     for _ in range(8):
-        d = Differentiator(module_text, hazards)
-        module_text = d.run()
+        while True:
+            d = Differentiator(module_text, hazards, shadowed)
+            try:
+                text = d.run()
+                break
+            except GlobalShadowsNeeded as e:     # found while differentiating: start over
+                assert not e.names <= shadowed
+                shadowed |= e.names
+        module_text = text
         if not d.deferred:
             return assembly.lower_iter(module_text)
         if not d.derivatives and not d.split_wrappers:

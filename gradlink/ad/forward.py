@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gradlink.ad import complexops, expr, legality, rules, shadows, structural, tape
+from gradlink.ad import globals as global_shadows
 from gradlink.ad.derivative import Derivative, Signature
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.synth import copy_primal, dispatch
@@ -76,6 +77,11 @@ class ForwardSynthesis:
         return f'%"{self.tangent[ref]}.{lane}"'
 
     def sh(self, v: Value, ins: Instr, lane: int = 0) -> str:
+        if v.ref in self.act.shadowed and not v.ref.startswith("%"):
+            if self.width > 1:
+                raise self.fail(ins, f"{v.ref} is a global variable with a shadow, which vector "
+                                     "forward mode (enzyme_width) does not support yet")
+            return global_shadows.shadow_ref(v.ref, self.act.shadowed_globals)
         if v.ref in self.act.shadowed:
             if v.ref not in self.shadow:
                 self.shadow[v.ref] = f'{self.p}.sh.{len(self.shadow)}'
@@ -350,7 +356,8 @@ class ForwardSynthesis:
         if not self.table.is_differentiated_call(ins.callee):
             return None
         sig = self.call_signature(ins)
-        if not sig.active_return and not sig.shadow_return and all(k is Arg.CONST for k in sig.args):
+        if not sig.active_return and not sig.shadow_return and \
+                all(k is Arg.CONST for k in sig.args) and ins.callee not in self.act.global_users:
             return None
         return self.callees(ins.callee, sig)
 

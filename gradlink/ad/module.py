@@ -11,9 +11,17 @@ import re
 from gradlink.ad import custom
 from gradlink.ad.errors import ADError, DebugLocations
 from gradlink.ir.model import Function, Instr
-from gradlink.ir.parse import ParseError, attribute_groups, function_texts, parse_function, struct_types
+from gradlink.ir.parse import (
+    ParseError,
+    attribute_groups,
+    function_texts,
+    parse_function,
+    struct_types,
+    writable_globals,
+)
 from gradlink.ir.types import Type
 
+_REF = re.compile(r'@"[^"]*"|@[-a-zA-Z$._0-9]+')
 _MD_TUPLE = re.compile(r"^(!\d+) = (?:distinct )?!\{(.*)\}\s*$", re.M)
 _ADDRESS = re.compile(r'(@"[^"]+"|@[-a-zA-Z$._0-9]+)(?![-a-zA-Z$._0-9"])(?!\s*\()')
 
@@ -29,6 +37,12 @@ class ModuleInfo:
         self.registry = custom.read_registry(module_text)
         self.parsed: dict[str, Function] = {}
         self._address_taken: set[str] | None = None
+        # global variables that may get shadows: not the registrations, the activity markers,
+        # LLVM's own or those registered inactive (__enzyme_inactive_global)
+        self.global_types = {g: t for g, t in writable_globals(module_text).items()
+                             if not g.lstrip("@").strip('"').startswith(("llvm.", "enzyme_", "gl."))
+                             and "__enzyme_" not in g
+                             and g not in self.registry.inactive_globals}
 
     def function(self, name: str) -> Function:
         if name not in self.parsed:
@@ -37,6 +51,22 @@ class ModuleInfo:
             except ParseError as e:
                 raise ADError(f"cannot read the IR of {name.lstrip('@')}: {e}") from None
         return self.parsed[name]
+
+    def global_users(self, globals_: frozenset[str]) -> frozenset[str]:
+        """Functions of the module that name one of the globals, directly or through the
+        functions they call."""
+        if not globals_:
+            return frozenset()
+        refs = {name: set(_REF.findall(text.split("\n", 1)[-1])) for name, text in self.fns.items()}
+        users = {name for name, r in refs.items() if r & globals_}
+        changed = True
+        while changed:
+            changed = False
+            for name, r in refs.items():
+                if name not in users and r & users:
+                    users.add(name)
+                    changed = True
+        return frozenset(users)
 
     def caller(self, name: str) -> Function:
         """A function whose requests are replaced: read in full are only the requests and what

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 
 from gradlink.ad import availability, expr, legality, rules, shadows, structural, tape
+from gradlink.ad import globals as global_shadows
 from gradlink.ad.derivative import CalleeDerivative, Derivative, Signature
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.sourcing import PrimalSources, record_name
@@ -256,7 +257,8 @@ class ReverseSynthesis:
         if ins.opcode not in ("call", "invoke") or not self.table.is_differentiated_call(ins.callee):
             return None
         sig = self.call_signature(ins)
-        if not sig.active_return and all(k is Arg.CONST for k in sig.args):
+        if not sig.active_return and all(k is Arg.CONST for k in sig.args) and \
+                ins.callee not in self.act.global_users:
             return None
         key = (ins.callee, sig.key())
         if key not in self.callee_cache:
@@ -346,6 +348,8 @@ class ReverseSynthesis:
         return rules.BY_NAME.get(ins.opcode)
 
     def shadow_ref(self, ptr: str) -> str:
+        if not ptr.startswith("%"):          # a global variable, or a constant expression into one
+            return global_shadows.shadow_ref(ptr, self.act.shadowed_globals)
         if ptr not in self.shadow:
             self.shadow[ptr] = f'%"{self.p}.sh.{len(self.shadow)}"'
             self.primal_of_shadow[self.shadow[ptr]] = ptr

@@ -10,6 +10,7 @@ store into shadowed memory: adjoints of the rest would be zero, so no code is em
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -85,6 +86,14 @@ class Activity:
     useful: set[str] = field(default_factory=set)       # values whose adjoint can be non-zero
     active_return: bool = False
     types: TypeAnalysis | None = None                   # tells integers that are float bits
+    writable_globals: frozenset[str] = frozenset()      # global variables that may get shadows
+    shadowed_globals: frozenset[str] = frozenset()      # those that have one
+    # functions that use those (directly or through their callees): their calls are
+    # differentiated whatever their arguments, and their results are varied
+    global_users: frozenset[str] = frozenset()
+    # global variables active data is written into without their having a shadow: the AD
+    # gives them one and starts over (gradlink/ad/globals.py)
+    wanted_globals: set[str] = field(default_factory=set)
 
     def active(self, name: str | None) -> bool:
         return name is not None and name in self.varied and name in self.useful
@@ -127,17 +136,56 @@ def _root_alloca(name: str, defs: dict[str, Instr], callees: Callees) -> list[In
     return roots or None
 
 
+_GLOBAL_REF = re.compile(r'@"[^"]*"|@[-a-zA-Z$._0-9]+')
+
+
+def global_root(ref: str, defs: dict[str, Instr]) -> str | None:
+    """The global variable a pointer points into (through GEPs and casts, also constant
+    expressions), or None."""
+    seen: set[str] = set()
+    while ref not in seen:
+        seen.add(ref)
+        if ref.startswith("@"):
+            return ref
+        if not ref.startswith("%"):              # a constant expression: its first global
+            m = _GLOBAL_REF.search(ref)
+            return m.group(0) if m else None
+        ins = defs.get(ref)
+        if ins is None or ins.opcode not in ("getelementptr", "bitcast", "addrspacecast") or \
+                not ins.operands:
+            return None
+        ref = ins.operands[0].ref
+    return None
+
+
 def _shadow_roots(ptr: str, defs: dict[str, Instr], act: Activity) -> None:
     for root in _root_alloca(ptr, defs, act.callees) or []:
         if root.name:
             act.shadowed.add(root.name)
+    g = global_root(ptr, defs)
+    if g is not None and g in act.writable_globals and g not in act.shadowed:
+        act.wanted_globals.add(g)
 
 
 def analyze(fn: Function, arg_activity: Mapping[str, str], active_return: bool,
-            callees: Callees, types: TypeAnalysis | None = None) -> Activity:
-    act = Activity(callees, active_return=active_return)
+            callees: Callees, types: TypeAnalysis | None = None,
+            shadowed_globals: frozenset[str] = frozenset(),
+            writable_globals: frozenset[str] = frozenset(),
+            global_users: frozenset[str] = frozenset()) -> Activity:
+    """``shadowed_globals``: global variables with shadows (constant expressions into them are
+    shadowed pointers too); ``writable_globals``: those that may get one
+    (Activity.wanted_globals lists the ones the function needs)."""
+    act = Activity(callees, active_return=active_return, writable_globals=writable_globals,
+                   shadowed_globals=shadowed_globals, global_users=global_users)
     act.types = types
     defs = fn.definitions()
+    if shadowed_globals:
+        act.shadowed |= shadowed_globals
+        for ins in fn.instructions():
+            for v in ins.uses():
+                if not v.is_local and not v.ref.startswith("@") and v.type.is_ptr and \
+                        global_root(v.ref, defs) in shadowed_globals:
+                    act.shadowed.add(v.ref)
     for p in fn.params:
         kind = Arg(arg_activity.get(p.name, Arg.CONST))
         if kind is Arg.OUT:
@@ -157,7 +205,7 @@ def analyze(fn: Function, arg_activity: Mapping[str, str], active_return: bool,
 def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
     name, op = ins.name, ins.opcode
     before = (len(act.varied), len(act.shadowed))
-    used = [v.ref for v in ins.uses() if v.is_local]
+    used = [v.ref for v in ins.uses() if v.is_local or v.ref in act.shadowed]
     if op == "store":
         val, ptr = ins.operands
         if (val.ref in act.varied or val.ref in act.shadowed) and ptr.ref not in act.shadowed:
@@ -169,11 +217,13 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
             _shadow_roots(val.ref, defs, act)
     elif op in ("call", "invoke") and not ins.callee.startswith("@llvm.") and \
             not act.callees.has_rule(ins.callee) and not act.callees.is_inactive(ins.callee) and \
-            any(v.ref in act.varied or v.ref in act.shadowed for v in ins.operands):
+            (any(v.ref in act.varied or v.ref in act.shadowed for v in ins.operands)
+             or ins.callee in act.global_users):
         # A differentiated callee may write active values through any pointer it gets: stack and
         # heap memory of ours passed to it gets a shadow (interprocedural, conservative).
         for v in ins.operands:
-            if v.type.is_ptr and v.is_local and v.ref not in act.shadowed:
+            if v.type.is_ptr and v.ref not in act.shadowed and v.ref not in ("null", "undef",
+                                                                              "poison"):
                 _shadow_roots(v.ref, defs, act)
     elif op in ("call", "invoke") and ins.callee.startswith("@llvm.mem") and len(ins.operands) >= 2:
         dst, src = ins.operands[0], ins.operands[1]
@@ -222,7 +272,8 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
             if any(u in act.varied for u in srcs):
                 act.varied.add(name)
         elif op in ("call", "invoke"):
-            if any(u in act.varied or u in act.shadowed for u in used) and not (
+            if (any(u in act.varied or u in act.shadowed for u in used)
+                    or ins.callee in act.global_users) and not (
                     act.callees.is_inactive(ins.callee) or act.callees.zero_derivative(ins.callee)):
                 act.varied.add(name)
     return (len(act.varied), len(act.shadowed)) != before

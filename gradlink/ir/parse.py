@@ -616,6 +616,22 @@ def struct_types(module_text: str) -> dict[str, Type]:
     return out
 
 
+_GLOBAL_VAR = re.compile(r'^(@"[^"]*"|@[-a-zA-Z$._0-9]+) = ([^\n]*?)\bglobal (.*)$', re.M)
+
+
+def writable_globals(module_text: str) -> dict[str, Type]:
+    """Global variables (not constants) by name, with the type of what they hold."""
+    out: dict[str, Type] = {}
+    for m in _GLOBAL_VAR.finditer(module_text):
+        if "thread_local" in m.group(2):
+            continue
+        try:
+            out[m.group(1)] = _Cursor(m.group(3)).type()
+        except ParseError:
+            continue
+    return out
+
+
 def parse_type(text: str) -> Type:
     """A type spelled in LLVM syntax, e.g. '{ double, i32 }' or '%struct.d3'."""
     return _Cursor(text).type()

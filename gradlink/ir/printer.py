@@ -139,6 +139,11 @@ def print_blocks(header: str, blocks: Sequence[Block],
     return "\n".join(lines)
 
 
+def zero_global(name: str, size: int, align: int = 16) -> str:
+    """An internal global of ``size`` zero bytes (a shadow of a global variable)."""
+    return f"{name} = internal global [{size} x i8] zeroinitializer, align {align}\n"
+
+
 def string_constant(name: str, data: str) -> str:
     """An internal constant global holding the bytes of data (ASCII), e.g. a message."""
     text = "".join(c if c.isprintable() and c not in '"\\' else f"\\{ord(c):02X}"
