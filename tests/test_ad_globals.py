@@ -97,3 +97,27 @@ int main(void) { printf("%.17g\n", __enzyme_autodiff((void *)f, 3.0)); return 0;
     res = link([obj, "-lm"], tmp_path / "k")
     assert res.returncode == 0, res.stderr
     assert float(sh([tmp_path / "k"]).check().stdout) == 6.0
+
+
+def test_global_read_through_an_indirect_call_without_arguments(tmp_path: Path) -> None:
+    """The reader is called through a function pointer and takes nothing: the call is still
+    differentiated (it may reach a function using a shadowed global)."""
+    src = r"""
+#include <stdio.h>
+double __enzyme_autodiff(void *, ...);
+double __enzyme_fwddiff(void *, ...);
+static double acc;
+__attribute__((noinline)) static void put(double v) { acc = v * v; }
+__attribute__((noinline)) static double get(void) { return 3 * acc; }
+double (*volatile reader)(void) = get;
+double f(double x) { put(x); return reader(); }
+int main(void) {
+  printf("%.17g %.17g\n", __enzyme_autodiff((void *)f, 1.5), __enzyme_fwddiff((void *)f, 1.5, 1.0));
+  return 0;
+}
+"""
+    (tmp_path / "i.c").write_text(src)
+    obj = compile_c(tmp_path / "i.c", tmp_path / "i.o", "-O2", "-flto")
+    res = link([obj, "-lm"], tmp_path / "i")
+    assert res.returncode == 0, res.stderr
+    assert sh([tmp_path / "i"]).check().stdout.split() == ["9", "9"]      # d(3x^2)/dx at 1.5

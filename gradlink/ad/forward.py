@@ -18,7 +18,7 @@ from gradlink.ad import globals as global_shadows
 from gradlink.ad.derivative import Derivative, Signature
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.synth import copy_primal, dispatch
-from gradlink.analysis.activity import Activity, Arg
+from gradlink.analysis.activity import Activity, Arg, uses_shadowed_globals
 from gradlink.analysis.allocators import BUILTIN_DEALLOCATORS
 from gradlink.ir.builder import Builder
 from gradlink.ir.model import Block, Function, Instr, Param, Value
@@ -357,7 +357,7 @@ class ForwardSynthesis:
             return None
         sig = self.call_signature(ins)
         if not sig.active_return and not sig.shadow_return and \
-                all(k is Arg.CONST for k in sig.args) and ins.callee not in self.act.global_users:
+                all(k is Arg.CONST for k in sig.args) and not uses_shadowed_globals(ins, self.act):
             return None
         return self.callees(ins.callee, sig)
 
@@ -365,7 +365,8 @@ class ForwardSynthesis:
         """An indirect call touching active data: the derivatives of every function of the
         module it may reach (address taken, same type); None when it reaches none."""
         sig = self.call_signature(ins)
-        if not sig.active_return and not sig.shadow_return and all(k is Arg.CONST for k in sig.args):
+        if not sig.active_return and not sig.shadow_return and \
+                all(k is Arg.CONST for k in sig.args) and not uses_shadowed_globals(ins, self.act):
             return None
         entries = []
         for name in self.targets(ins):

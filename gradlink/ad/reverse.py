@@ -27,7 +27,7 @@ from gradlink.ad.errors import ADError, describe
 from gradlink.ad.sourcing import PrimalSources, record_name
 from gradlink.ad.structural import ACCUMULATE
 from gradlink.ad.synth import copy_primal, dispatch, redirect_unwind, stop_with_message
-from gradlink.analysis.activity import Activity, Arg
+from gradlink.analysis.activity import Activity, Arg, uses_shadowed_globals
 from gradlink.analysis.allocators import REALLOCATORS
 from gradlink.analysis.cfg import CFG
 from gradlink.analysis.typeinfo import UNKNOWN, Kind, TypeAnalysis, float_kind
@@ -258,7 +258,7 @@ class ReverseSynthesis:
             return None
         sig = self.call_signature(ins)
         if not sig.active_return and all(k is Arg.CONST for k in sig.args) and \
-                ins.callee not in self.act.global_users:
+                not uses_shadowed_globals(ins, self.act):
             return None
         key = (ins.callee, sig.key())
         if key not in self.callee_cache:
@@ -276,7 +276,8 @@ class ReverseSynthesis:
         may reach (address taken, same type). None when it touches nothing active or may reach
         nothing we can differentiate (then it is refused as before)."""
         sig = self.call_signature(ins)
-        if not sig.active_return and all(k is Arg.CONST for k in sig.args):
+        if not sig.active_return and all(k is Arg.CONST for k in sig.args) and \
+                not uses_shadowed_globals(ins, self.act):
             return None
         key = (ins.callee, sig.key())
         if key not in self.callee_cache:

@@ -218,7 +218,7 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
     elif op in ("call", "invoke") and not ins.callee.startswith("@llvm.") and \
             not act.callees.has_rule(ins.callee) and not act.callees.is_inactive(ins.callee) and \
             (any(v.ref in act.varied or v.ref in act.shadowed for v in ins.operands)
-             or ins.callee in act.global_users):
+             or uses_shadowed_globals(ins, act)):
         # A differentiated callee may write active values through any pointer it gets: stack and
         # heap memory of ours passed to it gets a shadow (interprocedural, conservative).
         for v in ins.operands:
@@ -273,10 +273,16 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
                 act.varied.add(name)
         elif op in ("call", "invoke"):
             if (any(u in act.varied or u in act.shadowed for u in used)
-                    or ins.callee in act.global_users) and not (
+                    or uses_shadowed_globals(ins, act)) and not (
                     act.callees.is_inactive(ins.callee) or act.callees.zero_derivative(ins.callee)):
                 act.varied.add(name)
     return (len(act.varied), len(act.shadowed)) != before
+
+
+def uses_shadowed_globals(ins: Instr, act: Activity) -> bool:
+    """A call that may read or write a global variable with a shadow: of a function using one,
+    or an indirect call while any function does (it may reach one)."""
+    return ins.callee in act.global_users or (ins.callee.startswith("%") and bool(act.global_users))
 
 
 def float_bits(name: str | None, act: Activity) -> bool:
