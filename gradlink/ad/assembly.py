@@ -11,6 +11,7 @@ import re
 from gradlink.ad import custom, split, tape
 from gradlink.ad.derivative import Derivative
 from gradlink.ad.errors import ADError
+from gradlink.ad.module import with_callers
 from gradlink.ad.synth import ITER
 from gradlink.ir.builder import Builder
 from gradlink.ir.model import Param, Value
@@ -26,15 +27,8 @@ def reaching_requests(fns: dict[str, str]) -> set[str]:
     """Functions whose body, or a callee's, still calls an Enzyme entry point."""
     callees = {name: set(re.findall(r"\bcall\b[^@\n]*(@\"[^\"]+\"|@[-a-zA-Z$._0-9]+)\(", text))
                for name, text in fns.items()}
-    reach = {name for name, text in fns.items() if re.search(r"@__enzyme_(?!iter\()\w+\(", text)}
-    changed = True
-    while changed:
-        changed = False
-        for name, cs in callees.items():
-            if name not in reach and cs & reach:
-                reach.add(name)
-                changed = True
-    return reach
+    return with_callers({name for name, text in fns.items()
+                         if re.search(r"@__enzyme_(?!iter\()\w+\(", text)}, callees)
 
 
 _NAME = r'(@"[^"]*"|@[-a-zA-Z$._0-9]+)'

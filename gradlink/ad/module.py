@@ -58,15 +58,7 @@ class ModuleInfo:
         if not globals_:
             return frozenset()
         refs = {name: set(_REF.findall(text.split("\n", 1)[-1])) for name, text in self.fns.items()}
-        users = {name for name, r in refs.items() if r & globals_}
-        changed = True
-        while changed:
-            changed = False
-            for name, r in refs.items():
-                if name not in users and r & users:
-                    users.add(name)
-                    changed = True
-        return frozenset(users)
+        return frozenset(with_callers({name for name, r in refs.items() if r & globals_}, refs))
 
     def caller(self, name: str) -> Function:
         """A function whose requests are replaced: read in full are only the requests and what
@@ -130,6 +122,19 @@ _FULL_IN_CALLER = re.compile(r'enzyme_|^(?:%(?:"[^"]*"|\S+) = )?(?:phi|select|la
 
 def _shallow_in_caller(line: str) -> bool:
     return _FULL_IN_CALLER.search(line) is None
+
+
+def with_callers(found: set[str], refs: dict[str, set[str]]) -> set[str]:
+    """``found`` and every function that names one of them, directly or through others
+    (``refs``: the names each function's body holds)."""
+    changed = True
+    while changed:
+        changed = False
+        for name, r in refs.items():
+            if name not in found and r & found:
+                found.add(name)
+                changed = True
+    return found
 
 
 def memory_written_params(spec: str, fn: Function) -> set[int] | None:
