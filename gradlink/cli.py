@@ -203,6 +203,35 @@ def include_dir() -> None:
     click.echo(str(Path(__file__).resolve().parent / "include"))
 
 
+@main.command(name="clang-plugin")
+@click.option("--rebuild", is_flag=True, help="Build it again even when the cache has it.")
+def clang_plugin(rebuild: bool) -> None:
+    """Print the path of gradlink's clang plugin, building it on first use.
+
+    \b
+    Use:
+      clang-22 -O2 -flto -fplugin=$(gradlink clang-plugin) -c physics.c
+
+    \b
+    With it, clang understands Enzyme's source attributes, which plain clang
+    drops with a warning:
+      __attribute__((enzyme_inactive))                functions and globals
+      __attribute__((enzyme_inactive_noblock))        functions
+      __attribute__((enzyme_function_like("log1p")))  functions
+      __attribute__((enzyme_shadow(x_shadow)))        globals: x_shadow is the shadow
+    and every function a registration names (__enzyme_register_gradient_*,
+    __enzyme_function_like, __enzyme_inactivefn, ...) is kept from being inlined
+    before the link, so ld.gradlink never has to refuse the link for it.
+    Built with clang++-22 against the clang-22 headers (Debian: libclang-22-dev)
+    into $GRADLINK_CACHE_DIR (default ~/.cache/gradlink).
+    """
+    from gradlink.clangplugin import PluginError, plugin_path
+    try:
+        click.echo(str(plugin_path(rebuild)))
+    except PluginError as e:
+        raise click.ClickException(str(e)) from None
+
+
 @main.command(name="cmake-dir")
 def cmake_dir() -> None:
     """Print the folder holding GradlinkFat.cmake, the CMake module for fat libraries.

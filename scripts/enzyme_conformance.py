@@ -6,7 +6,11 @@ self-contained C/C++ programs that check their derivatives with test_utils.h's
 APPROX_EQ, which prints "Assertion Failed" and aborts on a wrong number. Every
 program with a `main` is built with
 
-    clang-22|clang++-22 -O2 -flto -fuse-ld=gradlink -I<dir> -I<dir>/.. FILE -o EXE -lm
+    clang-22|clang++-22 -O2 -flto -fplugin=$(gradlink clang-plugin) -fuse-ld=gradlink \
+        -I<dir> -I<dir>/.. FILE -o EXE -lm
+
+(--no-plugin: without gradlink's clang plugin, which gives clang Enzyme's attributes and keeps
+registered functions from being inlined before the link; Enzyme's own tests load Enzyme's)
 
 and run in a scratch directory, then classified:
 
@@ -20,9 +24,9 @@ and run in a scratch directory, then classified:
                  or output that does not match the file's CHECK lines
     TIMEOUT      the build or the run took too long
 
-Attributes that only Enzyme's clang plugin understands (enzyme_inactive,
-enzyme_shadow, enzyme_function_like, ...) are dropped by plain clang with a
--Wunknown-attributes warning; a failing program's line names them.
+Without the plugin, Enzyme's attributes (enzyme_inactive, enzyme_shadow,
+enzyme_function_like, ...) are dropped by plain clang with a -Wunknown-attributes
+warning; a failing program's line names them.
 
 It prints one line per program, `folder: P passed, F failed` per folder and a
 final `N passed, M failed` line. The exit status is 0 unless the corpus folder
@@ -113,6 +117,7 @@ class Options:
     run_timeout: float
     keep: Path | None
     env: dict[str, str]
+    plugin: Path | None = None      # gradlink's clang plugin (-fplugin), when used
 
 
 # ---------------------------------------------------------------- discovery
@@ -195,7 +200,8 @@ def tail(text: str) -> str:
 def build_command(prog: Program, exe: Path, opts: Options) -> list[str]:
     compiler = opts.cxx if prog.is_cxx else opts.cc
     d = prog.source.parent
-    return [compiler, "-O2", "-flto", "-fuse-ld=gradlink", f"-I{d}", f"-I{d.parent}",
+    plugin = [f"-fplugin={opts.plugin}"] if opts.plugin else []
+    return [compiler, "-O2", "-flto", *plugin, "-fuse-ld=gradlink", f"-I{d}", f"-I{d.parent}",
             str(prog.source), "-o", str(exe), "-lm"]
 
 
@@ -357,6 +363,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--cxx", default="clang++-22", help="C++ compiler driver (default clang++-22)")
     ap.add_argument("--keep", metavar="DIR", type=Path,
                     help="keep each program's scratch directory (executable, files it wrote) under DIR")
+    ap.add_argument("--no-plugin", action="store_true",
+                    help="compile without gradlink's clang plugin (by default every program is "
+                         "compiled with -fplugin=$(gradlink clang-plugin), as Enzyme's own tests "
+                         "load Enzyme's clang plugin)")
     ap.add_argument("--debug", action="store_true",
                     help="set GRADLINK_DEBUG=1, so internal errors carry a Python traceback")
     return ap.parse_args(argv)
@@ -373,7 +383,19 @@ def main(argv: list[str] | None = None) -> int:
         env["GRADLINK_DEBUG"] = "1"
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
-    opts = Options(args.cc, args.cxx, args.build_timeout, args.run_timeout, args.keep, env)
+    plugin = None
+    if not args.no_plugin:
+        gradlink = shutil.which("gradlink", path=env.get("PATH")) or "gradlink"
+        got = subprocess.run([gradlink, "clang-plugin"],
+                             capture_output=True, text=True, env=env, check=False)
+        if got.returncode != 0:
+            print(f"enzyme_conformance: error: gradlink clang-plugin: {got.stderr.strip()}",
+                  file=sys.stderr)
+            return 2
+        plugin = Path(got.stdout.strip())
+        print(f"compiling with gradlink's clang plugin: -fplugin={plugin}")
+    opts = Options(args.cc, args.cxx, args.build_timeout, args.run_timeout, args.keep, env,
+                   plugin)
     programs = discover(corpus, args.filter)
     if not programs:
         print(f"no test programs under {corpus}" + (f" matching {args.filter!r}" if args.filter else ""))

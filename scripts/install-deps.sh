@@ -11,6 +11,9 @@ for tool in clang-22:clang-22 clang++-22:clang-22 ld.lld-22:lld-22 llvm-ar-22:ll
 done
 # lit and FileCheck for the IR tests (tests/ir)
 [ -x /usr/lib/llvm-22/bin/lit ] && [ -x /usr/lib/llvm-22/bin/FileCheck ] || need+=(llvm-22-tools)
+# llvm-config and the LLVM and clang headers for gradlink's clang plugin (gradlink clang-plugin)
+command -v llvm-config-22 >/dev/null 2>&1 || need+=(llvm-22-dev)
+[ -f /usr/lib/llvm-22/include/clang/Frontend/FrontendPluginRegistry.h ] || need+=(libclang-22-dev)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
 if ((${#need[@]})); then
   echo "install-deps: apt-get install ${need[*]}"

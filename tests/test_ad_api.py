@@ -165,10 +165,20 @@ def test_returned_pointer_into_active_memory_comes_with_its_shadow() -> None:
     assert "extractvalue" in diffe
 
 
-def test_returned_pointer_without_a_shadow_is_an_error_not_a_zero() -> None:
-    """A callee returning a pointer into memory that has no shadow (a global) while the caller
-    treats it as active: a clean error, never a silent zero."""
+def test_returned_pointer_into_a_global_gives_the_global_a_shadow() -> None:
+    """A callee returning a pointer into a writable global while the caller treats it as
+    active: the global gets a shadow (Enzyme's default), which the callee returns; never a
+    silent zero."""
+    out = differentiate(PICK.replace("  %p = getelementptr double, ptr %a, i64 %i\n  ret ptr %p",
+                                     "  %p = getelementptr double, ptr @g, i64 %i\n  ret ptr %p")
+                        + "@g = global [4 x double] zeroinitializer\n")
+    aug = next(t for n, t in function_texts(out).items() if "gl.aug.pick" in n)
+    assert "@gl.shadow.g" in aug and "{ ptr, ptr }" in aug.splitlines()[0]
+
+
+def test_returned_pointer_into_constant_memory_is_an_error_not_a_zero() -> None:
+    """The same into a constant: it cannot have a shadow, so a clean error."""
     with pytest.raises(ADError, match="no shadow"):
         differentiate(PICK.replace("  %p = getelementptr double, ptr %a, i64 %i\n  ret ptr %p",
                                    "  %p = getelementptr double, ptr @g, i64 %i\n  ret ptr %p")
-                      + "@g = global [4 x double] zeroinitializer\n")
+                      + "@g = constant [4 x double] zeroinitializer\n")

@@ -74,6 +74,8 @@ PROGRAMS: dict[str, Prog] = {
     "branch_relu3": P("branch_relu3", min_checks=20),
     "sqrt_zero_branch": P("sqrt_zero_branch", min_checks=6),
     "returned_pointer": P("returned_pointer", min_checks=5),
+    "returned_allocation": P("returned_allocation", min_checks=4),
+    "returned_new": P("returned_new.cpp", min_checks=4),
     "poison_lanes": P("poison_lanes", min_checks=5),
     "select": P("select", min_checks=11),
     "switch_mode": P("switch_mode", min_checks=2),
@@ -84,6 +86,7 @@ PROGRAMS: dict[str, Prog] = {
     "nested_loops": P("nested_loops", min_checks=15),
     "early_exit": P("early_exit", min_checks=24),
     "newton_sqrt": P("newton_sqrt", cflags=G, min_checks=7),
+    "fixed_point": P("fixed_point", min_checks=10),
     # memory: arrays, outputs, structs, stack and heap temporaries
     "sum_squares": P("sum_squares", min_checks=20),
     "dot_const": P("dot_const", min_checks=19),

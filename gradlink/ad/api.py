@@ -10,6 +10,7 @@ that replace a request (calls.py) and their results (results.py), the module's a
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 from gradlink.ad import assembly, bypass, rules
@@ -45,6 +46,8 @@ class Differentiator:
                                                        reg.frees)
         except ValueError as e:
             raise ADError(str(e)) from None
+        table = replace(table, fresh=functools.partial(self.info.returns_allocation,
+                                                                   table))
         self.derivs = Derivatives(self.info, table, hazards)
         self.derivs.global_shadows = global_shadows
         self.counter = 0
@@ -79,7 +82,7 @@ class Differentiator:
                 module.replace(self._rewrite_caller(name))
         d = self.derivs
         shadow_globals = globals_.definitions(d.global_shadows, self.info.global_types,
-                                              self.info.structs)
+                                              self.info.structs, self.info.declared_shadows)
         return assembly.assemble(module, [*d.derivatives.values(), *d.split_functions],
                                  {**self.calls.split_wrappers, **shadow_globals},
                                  d.custom_wrappers, d.custom_tape_types, self.calls.declarations)

@@ -28,13 +28,42 @@ def reaching_requests(fns: dict[str, str]) -> set[str]:
     callees = {name: set(re.findall(r"\bcall\b[^@\n]*(@\"[^\"]+\"|@[-a-zA-Z$._0-9]+)\(", text))
                for name, text in fns.items()}
     return with_callers({name for name, text in fns.items()
-                         if re.search(r"@__enzyme_(?!iter\()\w+\(", text)}, callees)
+                         if re.search(r"@__enzyme_(?!iter\(|set_fixed_point\()\w+\(", text)},
+                        callees)
 
 
 _NAME = r'(@"[^"]*"|@[-a-zA-Z$._0-9]+)'
 _FUNCTION = re.compile(rf"^(declare|define)\b[^\n]*?{_NAME}\(", re.M)   # its name: the first @x(
 _GLOBAL = re.compile(rf"^{_NAME} = ", re.M)
 _ITER_DECLARATION = re.compile(r'^declare [^\n]*@__enzyme_iter\([^\n]*$', re.M)
+FIXED_POINT = "@__enzyme_set_fixed_point"
+_FIXED_POINT_DECLARATION = re.compile(
+    r'^declare [^\n@]*void @__enzyme_set_fixed_point\([^\n]*\)[^\n]*$', re.M)
+
+
+def lower_markers(module_text: str) -> str:
+    """After the last round, the Enzyme calls that are not requests get definitions:
+    ``__enzyme_iter`` (lower_iter), and ``__enzyme_set_fixed_point(reduction, max_iters,
+    control, state, size, ...)``, Enzyme's mark of a fixed-point iteration, which it
+    differentiates by iterating the adjoint of one step to convergence instead of taping every
+    iteration. gradlink takes it as a hint it does not use: it differentiates every iteration
+    the program runs, the exact derivative of that computation (the tape grows with the
+    iteration count). It becomes a function doing nothing, inlined away."""
+    module_text = lower_iter(module_text)
+    declaration = _FIXED_POINT_DECLARATION.search(module_text)
+    if declaration is None:
+        return module_text
+    _, params = custom.signature(module_text, FIXED_POINT)
+    b = Builder(prefix="fp")
+    entry = b.block("entry")
+    b.ret(None)
+    text = print_blocks(define_line(FIXED_POINT, None,
+                                    [Param(t, f"%a{i}") for i, t in enumerate(params)],
+                                    "alwaysinline", varargs="..." in declaration.group(0)),
+                        [entry])
+    module = ModuleEdit(module_text)
+    module.rewrite_outside_functions(_FIXED_POINT_DECLARATION, lambda _: text)
+    return module.print()
 
 
 def lower_iter(module_text: str) -> str:

@@ -43,8 +43,8 @@ class CallRewriter:
     # -- reverse mode ----------------------------------------------------------------------------
     def _zero_global_shadows(self, b: Builder) -> None:
         """Before a top-level derivative: the shadows of global variables start at zero (their
-        values on entry do not depend on the inputs)."""
-        for g in sorted(self.derivs.global_shadows):
+        values on entry do not depend on the inputs); not the shadows the program declares."""
+        for g in sorted(self.derivs.global_shadows - set(self.info.declared_shadows)):
             size = typeinfo.size_of(self.info.global_types[g], self.info.structs)
             b.libcall("@llvm.memset.p0.i64", [Value(PTR, global_shadows.shadow_name(g)),
                                               Value(I8, "0"), Value(I64, str(size)),

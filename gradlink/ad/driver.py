@@ -12,7 +12,7 @@ from gradlink.ad.api import Differentiator, has_requests
 from gradlink.ad.bypass import Hazards, hazards
 from gradlink.ad.custom import KEYS, read_registry
 from gradlink.ad.errors import ADError
-from gradlink.ad.globals import GlobalShadowsNeeded
+from gradlink.ad.globals import GlobalShadowsNeeded, declared_shadows
 
 __all__ = ["ADError", "Hazards", "REGISTRATION_PREFIXES", "differentiate", "has_requests",
            "hazards", "is_registration", "mentions_registrations", "registered_functions"]
@@ -68,7 +68,8 @@ def differentiate(module_text: str, hazards: Hazards | None = None) -> str:
 
 
 def _differentiate(module_text: str, hazards: Hazards | None) -> str:
-    shadowed: frozenset[str] = frozenset()      # global variables with shadows (ad/globals.py)
+    # global variables with shadows (ad/globals.py): those the program gives one from the start
+    shadowed: frozenset[str] = frozenset(declared_shadows(module_text))
     for _ in range(8):
         while True:
             d = Differentiator(module_text, hazards, shadowed)
@@ -80,7 +81,7 @@ def _differentiate(module_text: str, hazards: Hazards | None) -> str:
                 shadowed |= e.names
         module_text = text
         if not d.deferred:
-            return assembly.lower_iter(module_text)
+            return assembly.lower_markers(module_text)
         if not d.derivatives and not d.split_wrappers:
             raise ADError("derivative requests depend on each other in a cycle (a function "
                           "differentiating itself)")

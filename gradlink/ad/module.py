@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 
 from gradlink.ad import custom
+from gradlink.ad import globals as globals_
 from gradlink.ad.errors import ADError, DebugLocations
+from gradlink.analysis import activity
 from gradlink.ir.model import Function, Instr
 from gradlink.ir.parse import (
     ParseError,
@@ -23,6 +25,7 @@ from gradlink.ir.types import Type
 
 _REF = re.compile(r'@"[^"]*"|@[-a-zA-Z$._0-9]+')
 _MD_TUPLE = re.compile(r"^(!\d+) = (?:distinct )?!\{(.*)\}\s*$", re.M)
+_RETURNS_PTR = re.compile(r"define\b[^@\n(]*\bptr\s+@")
 _ADDRESS = re.compile(r'(@"[^"]+"|@[-a-zA-Z$._0-9]+)(?![-a-zA-Z$._0-9"])(?!\s*\()')
 
 
@@ -37,12 +40,15 @@ class ModuleInfo:
         self.registry = custom.read_registry(module_text)
         self.parsed: dict[str, Function] = {}
         self._address_taken: set[str] | None = None
+        self._fresh: dict[str, bool] = {}
         # global variables that may get shadows: not the registrations, the activity markers,
         # LLVM's own or those registered inactive (__enzyme_inactive_global)
         self.global_types = {g: t for g, t in writable_globals(module_text).items()
                              if not g.lstrip("@").strip('"').startswith(("llvm.", "enzyme_", "gl."))
                              and "__enzyme_" not in g
                              and g not in self.registry.inactive_globals}
+        self.declared_shadows = globals_.declared_shadows(module_text)
+        globals_.check_declared(self.declared_shadows, self.global_types, self.structs)
 
     def function(self, name: str) -> Function:
         if name not in self.parsed:
@@ -51,6 +57,16 @@ class ModuleInfo:
             except ParseError as e:
                 raise ADError(f"cannot read the IR of {name.lstrip('@')}: {e}") from None
         return self.parsed[name]
+
+    def returns_allocation(self, callees: activity.Callees, name: str) -> bool:
+        """Whether the module's function may return memory it allocated (memoized; a
+        recursion in progress counts as not)."""
+        if name not in self._fresh:
+            self._fresh[name] = False
+            self._fresh[name] = name in self.fns and _RETURNS_PTR.match(self.fns[name]) is not None \
+                and activity.returns_allocation(self.function(name), callees,
+                                                lambda c: self.returns_allocation(callees, c))
+        return self._fresh[name]
 
     def global_users(self, globals_: frozenset[str]) -> frozenset[str]:
         """Functions of the module that name one of the globals, directly or through the

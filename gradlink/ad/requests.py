@@ -32,9 +32,14 @@ _MARKER_GLOBAL = re.compile(r"^@\"?(enzyme_[A-Za-z0-9_]+)\"?$")
 SRET = re.compile(r"__enzyme_[A-Za-z0-9_]*[^(]*\(ptr [^,]*?sret\(([^)]*)\)")
 
 
+# Enzyme calls that are not requests: __enzyme_iter is a value (synth.copy_primal),
+# __enzyme_set_fixed_point a hint (assembly.lower_markers)
+NOT_REQUESTS = ("__enzyme_iter", "__enzyme_set_fixed_point")
+
+
 def is_request(callee: str) -> bool:
-    """An Enzyme entry point a request calls (__enzyme_iter is a value, not a request)."""
-    return "__enzyme_" in callee and "__enzyme_iter" not in callee
+    """An Enzyme entry point a request calls."""
+    return "__enzyme_" in callee and not any(n in callee for n in NOT_REQUESTS)
 
 
 def is_autodiff(callee: str) -> bool:

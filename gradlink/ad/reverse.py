@@ -257,8 +257,8 @@ class ReverseSynthesis:
         if ins.opcode not in ("call", "invoke") or not self.table.is_differentiated_call(ins.callee):
             return None
         sig = self.call_signature(ins)
-        if not sig.active_return and all(k is Arg.CONST for k in sig.args) and \
-                not uses_shadowed_globals(ins, self.act):
+        if not sig.active_return and not sig.shadow_return and \
+                all(k is Arg.CONST for k in sig.args) and not uses_shadowed_globals(ins, self.act):
             return None
         key = (ins.callee, sig.key())
         if key not in self.callee_cache:
@@ -276,8 +276,8 @@ class ReverseSynthesis:
         may reach (address taken, same type). None when it touches nothing active or may reach
         nothing we can differentiate (then it is refused as before)."""
         sig = self.call_signature(ins)
-        if not sig.active_return and all(k is Arg.CONST for k in sig.args) and \
-                not uses_shadowed_globals(ins, self.act):
+        if not sig.active_return and not sig.shadow_return and \
+                all(k is Arg.CONST for k in sig.args) and not uses_shadowed_globals(ins, self.act):
             return None
         key = (ins.callee, sig.key())
         if key not in self.callee_cache:
@@ -893,19 +893,24 @@ class ReverseSynthesis:
         return used, kept
 
     def _reverse_realloc(self, ins: Instr) -> None:
-        """Adjoints in the new block's first bytes go back to the old block; the new shadow dies."""
+        """Adjoints in the new block's first bytes go back to the old block; the new shadow dies.
+        With the element type unknown (a function that only reallocates a block its caller
+        fills) the bytes are copied: the old shadow's float adjoints are still zero there (every
+        access through the old pointer comes before the realloc, so its reverse comes after),
+        so adding the new block's adjoints to them is copying them."""
         old, new = ins.operands[0], Value(ins.type, ins.name)  # type: ignore[arg-type]
         kept = self.env.get(self._realloc_names(ins)[1], Value(I64, self._realloc_names(ins)[1]))
         kind = self.types.region_kind(ins.name) or self.types.region_kind(old.ref)  # type: ignore[arg-type]
+        new_sh = Value(PTR, self.shadow_in_reverse(new).ref)
+        old_sh = Value(PTR, self.shadow_in_reverse(old).ref)
         if kind is not None and kind.is_float:
             elem = kind.float
             helper = f'@"gl.memcpy.adjoint.{elem}"'
             self.helpers[helper] = _copy_adjoint_helper(helper, elem, False)
-            self.b.call(helper, [Value(PTR, self.shadow_in_reverse(new).ref),
-                                 Value(PTR, self.shadow_in_reverse(old).ref), kept], None)
-        elif kind is None and (self.types.memory.get(ins.name) or self.types.memory.get(old.ref)):  # type: ignore[arg-type]
-            raise self.fail(ins, "type analysis cannot tell what the reallocated memory holds")
-        self.b.libcall("@free", [Value(PTR, self.shadow_in_reverse(new).ref)])
+            self.b.call(helper, [new_sh, old_sh, kept], None)
+        elif kind is None:
+            self.b.libcall("@llvm.memcpy.p0.p0.i64", [old_sh, new_sh, kept, Value(I1, "false")])
+        self.b.libcall("@free", [new_sh])
 
     def _tbaa_struct(self, ins: Instr) -> list[tuple[int, Kind]] | None:
         """Field layout of a struct copy from its !tbaa.struct metadata: (offset, kind)."""

@@ -11,8 +11,8 @@ NOT_DIFFERENTIABLE, which a test checks.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import cache
 
 from gradlink.ad import expr, tape
@@ -124,6 +124,7 @@ NOT_DIFFERENTIABLE = {"fcmp", "icmp", "fptosi", "fptoui", "sitofp", "uitofp", "a
 # Library calls that neither read nor write floats a derivative could flow through.
 INACTIVE_CALLS = {
     "__enzyme_iter",                 # an iteration count (gradlink/ad/synth.copy_primal)
+    "__enzyme_set_fixed_point",      # a hint (gradlink/ad/assembly.lower_markers)
     "printf", "fprintf", "sprintf", "snprintf", "puts", "fputs", "putchar", "fputc", "fflush",
     "fwrite", "fread", "fopen", "fclose", "perror", "abort", "exit", "_exit", "rand", "srand",
     "random", "srandom", "time", "clock", "clock_gettime", "gettimeofday", "getenv", "strlen",
@@ -177,6 +178,8 @@ class RuleTable:
     inactive_globals: frozenset[str] = frozenset()
     allocators: tuple[tuple[str, Allocator], ...] = ()
     frees: tuple[tuple[str, int], ...] = ()     # registered deallocators, their pointer's place
+    # the module's functions returning memory they allocated (ModuleInfo.returns_allocation)
+    fresh: Callable[[str], bool] | None = field(default=None, compare=False)
 
     @classmethod
     def with_registrations(cls, function_like: dict[str, str], inactive: set[str],
@@ -262,6 +265,10 @@ class RuleTable:
 
     def is_tape_pop(self, callee: str) -> bool:
         return tape.is_pop(callee)
+
+    def returns_allocation(self, callee: str) -> bool:
+        return self.fresh is not None and self.is_differentiated_call(callee) and \
+            self.fresh(callee)
 
 
 BUILTIN = RuleTable()        # no registrations

@@ -11,7 +11,7 @@ store into shadowed memory: adjoints of the rest would be zero, so no code is em
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
@@ -57,6 +57,12 @@ class Callees(Protocol):
     def freed_pointer(self, callee: str) -> int | None:
         """The argument position of the pointer a deallocating function frees (free,
         operator delete, a registered one); None for other functions."""
+        ...
+
+    def returns_allocation(self, callee: str) -> bool:
+        """A differentiated function whose returned pointer may point into memory it allocated
+        (itself, or through a callee of that kind): that memory may hold active data the
+        caller reads, so the caller wants its shadow returned."""
         ...
 
 
@@ -122,10 +128,13 @@ def _root_alloca(name: str, defs: dict[str, Instr], callees: Callees) -> list[In
             work.append(ins.operands[0].ref)       # realloc keeps the allocation's identity
         elif ins.opcode in ("getelementptr", "bitcast", "addrspacecast", "freeze") and ins.operands:
             work.append(ins.operands[0].ref)
-        elif ins.opcode == "call" and ins.type is not None and ins.type.is_ptr and \
+        elif ins.opcode in ("call", "invoke") and ins.type is not None and ins.type.is_ptr and \
                 callees.is_differentiated(ins.callee):
-            # a pointer a function of ours returns points into memory it was given (when it
-            # does not, the callee's derivative has no shadow to return and says so)
+            # a pointer a function of ours returns points into memory it was given, or into
+            # memory it allocated (then its augmented forward returns the shadow as well; when
+            # it does neither, the callee's derivative has no shadow to return and says so)
+            if callees.returns_allocation(ins.callee):
+                roots.append(ins)
             work.extend(v.ref for v in ins.operands if v.type.is_ptr)
         elif ins.opcode == "phi":
             work.extend(v.ref for v, _ in ins.incoming)
@@ -134,6 +143,38 @@ def _root_alloca(name: str, defs: dict[str, Instr], callees: Callees) -> list[In
         else:
             return None
     return roots or None
+
+
+def returns_allocation(fn: Function, callees: Callees,
+                       callee_returns_allocation: Callable[[str], bool]) -> bool:
+    """Whether a pointer fn returns may point into memory allocated during the call: by an
+    allocator, or by a differentiated callee returning such memory (asked through
+    ``callee_returns_allocation``)."""
+    defs = fn.definitions()
+    work = [ins.operands[0].ref for ins in fn.instructions()
+            if ins.opcode == "ret" and ins.operands and ins.operands[0].type.is_ptr]
+    seen: set[str] = set()
+    while work:
+        ref = work.pop()
+        if ref in seen:
+            continue
+        seen.add(ref)
+        ins = defs.get(ref)
+        if ins is None:
+            continue
+        if ins.opcode in ("call", "invoke"):
+            if callees.allocator(ins.callee) is not None or ins.callee in REALLOCATORS or (
+                    callees.is_differentiated(ins.callee)
+                    and callee_returns_allocation(ins.callee)):
+                return True
+        elif ins.opcode in ("getelementptr", "bitcast", "addrspacecast", "freeze") and \
+                ins.operands:
+            work.append(ins.operands[0].ref)
+        elif ins.opcode == "phi":
+            work.extend(v.ref for v, _ in ins.incoming)
+        elif ins.opcode == "select":
+            work.extend(v.ref for v in ins.operands[1:])
+    return False
 
 
 _GLOBAL_REF = re.compile(r'@"[^"]*"|@[-a-zA-Z$._0-9]+')
@@ -171,10 +212,12 @@ def analyze(fn: Function, arg_activity: Mapping[str, str], active_return: bool,
             callees: Callees, types: TypeAnalysis | None = None,
             shadowed_globals: frozenset[str] = frozenset(),
             writable_globals: frozenset[str] = frozenset(),
-            global_users: frozenset[str] = frozenset()) -> Activity:
+            global_users: frozenset[str] = frozenset(),
+            shadow_return: bool = False) -> Activity:
     """``shadowed_globals``: global variables with shadows (constant expressions into them are
     shadowed pointers too); ``writable_globals``: those that may get one
-    (Activity.wanted_globals lists the ones the function needs)."""
+    (Activity.wanted_globals lists the ones the function needs); ``shadow_return``: the caller
+    wants the shadow of the returned pointer (memory of ours it points into gets one)."""
     act = Activity(callees, active_return=active_return, writable_globals=writable_globals,
                    shadowed_globals=shadowed_globals, global_users=global_users)
     act.types = types
@@ -193,6 +236,10 @@ def analyze(fn: Function, arg_activity: Mapping[str, str], active_return: bool,
         elif kind.has_shadow:
             act.shadowed.add(p.name)
     instrs = fn.instructions()
+    if shadow_return:
+        for ins in instrs:
+            if ins.opcode == "ret" and ins.operands and ins.operands[0].type.is_ptr:
+                _shadow_roots(ins.operands[0].ref, defs, act)
     changed = True
     while changed:
         changed = False
@@ -251,10 +298,14 @@ def _forward(ins: Instr, act: Activity, defs: dict[str, Instr]) -> bool:
     elif op == "call" and ins.callee in REALLOCATORS and ins.operands:
         if ins.operands[0].ref in act.shadowed:
             act.shadowed.add(name)
-    elif op == "call" and ins.type.is_ptr and act.callees.is_differentiated(ins.callee) and \
-            any(u in act.shadowed for u in used):
-        # a pointer a differentiated callee returns from active memory it was given: the
-        # callee's augmented forward returns its shadow as well
+    elif op in ("call", "invoke") and ins.type.is_ptr and \
+            act.callees.is_differentiated(ins.callee) and (
+                any(u in act.shadowed for u in used) or (
+                    (any(u in act.varied for u in used) or uses_shadowed_globals(ins, act))
+                    and act.callees.returns_allocation(ins.callee))):
+        # a pointer a differentiated callee returns from active memory it was given, or from
+        # memory it allocated and may have filled with active data: the callee's augmented
+        # forward returns its shadow as well
         act.shadowed.add(name)
     elif op == "load":
         if ins.operands[0].ref in act.shadowed:

@@ -105,9 +105,10 @@ def declaration(name: str, ret: Type, params: Sequence[Type], attrs: str = "") -
 
 
 def define_line(name: str, ret: Type | None, params: Sequence[Param], attrs: str = "",
-                linkage: str = "internal") -> str:
+                linkage: str = "internal", varargs: bool = False) -> str:
     """A function definition's first line, up to and including '{'."""
-    ps = ", ".join(f"{p.type} {p.attrs + ' ' if p.attrs else ''}{p.name}" for p in params)
+    ps = ", ".join([f"{p.type} {p.attrs + ' ' if p.attrs else ''}{p.name}" for p in params]
+                   + (["..."] if varargs else []))
     tail = f"{attrs} " if attrs else ""
     return f"define {linkage} {ret or 'void'} {name}({ps}) {tail}{{"
 
