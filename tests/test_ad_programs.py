@@ -87,6 +87,7 @@ PROGRAMS: dict[str, Prog] = {
     "early_exit": P("early_exit", min_checks=24),
     "newton_sqrt": P("newton_sqrt", cflags=G, min_checks=7),
     "fixed_point": P("fixed_point", min_checks=10),
+    "batch": P("batch", min_checks=11),
     # memory: arrays, outputs, structs, stack and heap temporaries
     "sum_squares": P("sum_squares", min_checks=20),
     "dot_const": P("dot_const", min_checks=19),

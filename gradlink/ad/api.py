@@ -11,9 +11,10 @@ that replace a request (calls.py) and their results (results.py), the module's a
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import replace
 
-from gradlink.ad import assembly, bypass, rules
+from gradlink.ad import assembly, batch, bypass, rules
 from gradlink.ad import globals as globals_
 from gradlink.ad.calls import CallRewriter
 from gradlink.ad.derivative import Derivative
@@ -29,10 +30,13 @@ from gradlink.ad.requests import (
     is_request,
     split_entry,
 )
+from gradlink.ir.builder import Builder
 from gradlink.ir.model import Block, Function, Instr
 from gradlink.ir.module import ModuleEdit
 
 __all__ = ["Differentiator", "has_requests"]
+
+_TAGGED = re.compile(r'%"gl\.[a-z_]+\.(\d+)')
 
 
 class Differentiator:
@@ -50,7 +54,9 @@ class Differentiator:
                                                                    table))
         self.derivs = Derivatives(self.info, table, hazards)
         self.derivs.global_shadows = global_shadows
-        self.counter = 0
+        # the names a round gives the callers' new values are numbered past those of earlier
+        # rounds (a caller may have requests replaced in two rounds)
+        self.counter = max((int(n) for n in _TAGGED.findall(module_text)), default=0)
         self.reader = RequestReader(self.info, self.derivs.calling_wrapper,
                                     lambda kind: f'%"gl.{kind}.{self._tag()}"')
         self.calls = CallRewriter(self.info, self.derivs, self.reader, self._tag)
@@ -129,6 +135,18 @@ class Differentiator:
             new.append(Instr("br", targets=[ins.targets[0]]))
         return new
 
+    def _batch(self, fn: Function, ins: Instr, defs: dict[str, Instr]) -> list[Instr]:
+        def fail(problem: str) -> ADError:
+            return ADError(describe(fn.name, ins.text, self.info.locations.where(ins.dbg),
+                                    problem))
+
+        request = batch.read(fn, ins, self.info.text, self.info.fns,
+                             lambda v: self.reader.marker(v, defs), self.reader.coerce, fail)
+        b = Builder()
+        b.start()
+        batch.lower(b, request, ins, self._tag(), self.info.structs)
+        return b.instrs
+
     def _replacement(self, fn: Function, ins: Instr, fi: int, defs: dict[str, Instr],
                      merged: list[str]) -> list[Instr]:
         if merged:
@@ -138,6 +156,8 @@ class Differentiator:
         entry = split_entry(ins.callee)
         if entry is not None:
             return self.calls.call_split(self.reader.read(fn, ins, defs, split=entry), entry)
+        if batch.is_batch(ins.callee):
+            return self._batch(fn, ins, defs)
         if not is_autodiff(ins.callee):
             raise ADError(describe(fn.name, ins.text, self.info.locations.where(ins.dbg),
                                    f"unknown Enzyme entry point {ins.callee.lstrip('@')}"))

@@ -55,7 +55,8 @@ def split_entry(callee: str) -> str | None:
 
 
 def has_requests(module_text: str) -> bool:
-    return any(e in module_text for e in ("__enzyme_autodiff", "__enzyme_fwddiff", *SPLIT_ENTRIES))
+    return any(e in module_text for e in ("__enzyme_autodiff", "__enzyme_fwddiff",
+                                          "__enzyme_batch", *SPLIT_ENTRIES))
 
 
 @dataclass

@@ -64,9 +64,10 @@ def convert(b: Builder, v: Value, outs: list[Type], want: Type, result: str,
             agg = b.insertvalue(agg, el, [i], name=nxt)
         else:
             return
-    entry = next((e for e in ("__enzyme_fwddiff", "__enzyme_reverse", "__enzyme_autodiff")
-                  if e in call.callee), "__enzyme_autodiff")
-    what = "tangent(s)" if entry == "__enzyme_fwddiff" else "adjoint(s)"
+    entry = next((e for e in ("__enzyme_fwddiff", "__enzyme_reverse", "__enzyme_autodiff",
+                              "__enzyme_batch") if e in call.callee), "__enzyme_autodiff")
+    what = {"__enzyme_fwddiff": "tangent(s)", "__enzyme_batch": "lane result(s)"}.get(
+        entry, "adjoint(s)")
     raise ADError(f"{entry} returns {len(outs)} {what} of type(s) "
                   f"{', '.join(map(str, outs)) or 'none'}, but the call is declared to return "
                   f"{want}\n>>> instruction: {call.text}")
@@ -78,13 +79,13 @@ def store_sret(b: Builder, tag: int, callee: str, ret: Type | None, out_types: l
     """Store the derivatives into the caller's result struct, field by field."""
     ptr, st = sret
     st = structs.get(st.name, st) if st.kind == "named" else st
-    leaves = _leaves(st, structs, 0)
-    if st.kind != "struct" or len(leaves) < len(out_types):
+    fields = leaves(st, structs)
+    if st.kind != "struct" or len(fields) < len(out_types):
         raise ADError(f"the derivative returns {len(out_types)} value(s), but the "
                       f"result struct {st} has fewer fields\n>>> instruction: {call.text}")
     res = b.call(callee, args, ret, name=f'%"gl.sret.{tag}"')
     for i, t in enumerate(out_types):
-        off, leaf = leaves[i]
+        off, leaf = fields[i]
         if leaf != t:
             raise ADError(f"adjoint {i} has type {t}, but the result struct's field at byte "
                           f"{off} is {leaf}\n>>> instruction: {call.text}")
@@ -95,16 +96,16 @@ def store_sret(b: Builder, tag: int, callee: str, ret: Type | None, out_types: l
         b.store(Value(t, src.ref), at)
 
 
-def _leaves(t: Type, structs: dict[str, Type], base: int) -> list[tuple[int, Type]]:
+def leaves(t: Type, structs: dict[str, Type], base: int = 0) -> list[tuple[int, Type]]:
     """The scalar fields of a result struct in order, with their byte offsets: nested structs
     and arrays flattened ({ [3 x double] } holds three doubles, as C's struct { double d[3]; })."""
     t = structs.get(t.name, t) if t.kind == "named" else t
     if t.kind == "struct":
         out = []
         for i, f in enumerate(t.fields):
-            out += _leaves(f, structs, base + typeinfo.field_offset(t, i, structs))
+            out += leaves(f, structs, base + typeinfo.field_offset(t, i, structs))
         return out
     if t.kind == "array" and t.elem is not None:
         size = typeinfo.size_of(t.elem, structs)
-        return [leaf for k in range(t.count) for leaf in _leaves(t.elem, structs, base + k * size)]
+        return [leaf for k in range(t.count) for leaf in leaves(t.elem, structs, base + k * size)]
     return [(base, t)]
