@@ -88,6 +88,8 @@ PROGRAMS: dict[str, Prog] = {
     "newton_sqrt": P("newton_sqrt", cflags=G, min_checks=7),
     "fixed_point": P("fixed_point", min_checks=10),
     "batch": P("batch", min_checks=11),
+    "nested_mangled": P("nested_mangled.cpp", min_checks=2),
+    "virtual_reverse": P("virtual_reverse.cpp", min_checks=6),
     # memory: arrays, outputs, structs, stack and heap temporaries
     "sum_squares": P("sum_squares", min_checks=20),
     "dot_const": P("dot_const", min_checks=19),
@@ -140,7 +142,7 @@ PROGRAMS: dict[str, Prog] = {
     "libm_fmod": P("libm_fmod", min_checks=4),
     "libm_ldexp": P("libm_ldexp"),
     "maxpool": P("maxpool", min_checks=4),
-    "complex_mul": P("complex_mul", min_checks=12),
+    "complex_mul": P("complex_mul", min_checks=15),
 }
 
 

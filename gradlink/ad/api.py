@@ -31,8 +31,9 @@ from gradlink.ad.requests import (
     split_entry,
 )
 from gradlink.ir.builder import Builder
-from gradlink.ir.model import Block, Function, Instr
+from gradlink.ir.model import Block, Function, Instr, Value
 from gradlink.ir.module import ModuleEdit
+from gradlink.ir.types import I8, I64
 
 __all__ = ["Differentiator", "has_requests"]
 
@@ -147,6 +148,21 @@ class Differentiator:
         batch.lower(b, request, ins, self._tag(), self.info.structs)
         return b.instrs
 
+    def _virtual_reverse(self, fn: Function, ins: Instr) -> list[Instr]:
+        """``__enzyme_virtualreverse(f)``: what Enzyme stores as the shadow of a function
+        pointer (or of a C++ object's vtable pointer) so its indirect calls find derivatives.
+        gradlink dispatches an indirect call on the primal pointer (the functions it may reach
+        are known at link time), so a function pointer's shadow is never read: it is f."""
+        if len(ins.operands) != 1 or not ins.operands[0].type.is_ptr or (
+                ins.type is not None and ins.name is not None and not ins.type.is_ptr):
+            raise ADError(describe(fn.name, ins.text, self.info.locations.where(ins.dbg),
+                                   "__enzyme_virtualreverse takes and returns one pointer"))
+        b = Builder()
+        b.start()
+        if ins.name is not None:
+            b.gep(I8, ins.operands[0], [Value(I64, "0")], name=ins.name)
+        return b.instrs
+
     def _replacement(self, fn: Function, ins: Instr, fi: int, defs: dict[str, Instr],
                      merged: list[str]) -> list[Instr]:
         if merged:
@@ -158,6 +174,8 @@ class Differentiator:
             return self.calls.call_split(self.reader.read(fn, ins, defs, split=entry), entry)
         if batch.is_batch(ins.callee):
             return self._batch(fn, ins, defs)
+        if "__enzyme_virtualreverse" in ins.callee:
+            return self._virtual_reverse(fn, ins)
         if not is_autodiff(ins.callee):
             raise ADError(describe(fn.name, ins.text, self.info.locations.where(ins.dbg),
                                    f"unknown Enzyme entry point {ins.callee.lstrip('@')}"))

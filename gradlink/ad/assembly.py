@@ -12,6 +12,7 @@ from gradlink.ad import custom, split, tape
 from gradlink.ad.derivative import Derivative
 from gradlink.ad.errors import ADError
 from gradlink.ad.module import with_callers
+from gradlink.ad.requests import is_request
 from gradlink.ad.synth import ITER
 from gradlink.ir.builder import Builder
 from gradlink.ir.model import Param, Value
@@ -25,14 +26,14 @@ _EXTERNAL_MARKER = re.compile(r'^(@"?enzyme_(?:dup|dupnoneed|const|out|allocated
 
 
 def reaching_requests(fns: dict[str, str]) -> set[str]:
-    """Functions whose body, or a callee's, still calls an Enzyme entry point."""
-    callees = {name: set(re.findall(r"\bcall\b[^@\n]*(@\"[^\"]+\"|@[-a-zA-Z$._0-9]+)\(", text))
-               for name, text in fns.items()}
-    return with_callers({name for name, text in fns.items()
-                         if re.search(r"@__enzyme_(?!iter\(|set_fixed_point\()\w+\(", text)},
-                        callees)
+    """Functions whose body, or a callee's, still calls an Enzyme entry point (C++ mangles
+    them: _Z17__enzyme_autodiffPvz)."""
+    callees = {name: set(_CALLEE.findall(text)) for name, text in fns.items()}
+    return with_callers({name for name, called in callees.items()
+                         if any(is_request(c) for c in called)}, callees)
 
 
+_CALLEE = re.compile(r'\b(?:call|invoke)\b[^@\n]*(@"[^"]+"|@[-a-zA-Z$._0-9]+)\(')
 _NAME = r'(@"[^"]*"|@[-a-zA-Z$._0-9]+)'
 _FUNCTION = re.compile(rf"^(declare|define)\b[^\n]*?{_NAME}\(", re.M)   # its name: the first @x(
 _GLOBAL = re.compile(rf"^{_NAME} = ", re.M)

@@ -56,7 +56,8 @@ def split_entry(callee: str) -> str | None:
 
 def has_requests(module_text: str) -> bool:
     return any(e in module_text for e in ("__enzyme_autodiff", "__enzyme_fwddiff",
-                                          "__enzyme_batch", *SPLIT_ENTRIES))
+                                          "__enzyme_batch", "__enzyme_virtualreverse",
+                                          *SPLIT_ENTRIES))
 
 
 @dataclass

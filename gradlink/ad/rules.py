@@ -87,6 +87,8 @@ RULES: list[Rule] = [
     _m("sqrt", ["ifle(r, 0, 0, 0.5 / r)"]),
     _m("cbrt", ["r / (3 * x)"], intrinsic=False),
     _m("hypot", ["x / r", "y / r"], intrinsic=False),
+    # |re + i im| of a C double complex, passed as its two parts (std::abs of complex<double>)
+    Rule("cabs", ("x / r", "y / r"), ("cabs",)),
     _m("fabs", ["copysign(1, x)"]),
     Rule("fmin", ("ifle(x, y, 1, 0)", "ifle(x, y, 0, 1)"), ("fmin", "fminf", "fminl")),
     Rule("fmax", ("ifle(y, x, 1, 0)", "ifle(y, x, 0, 1)"), ("fmax", "fmaxf", "fmaxl")),

@@ -1,6 +1,7 @@
 /* C99 complex multiplication and division: clang multiplies inline and calls the runtime's
    __muldc3 when the product comes out NaN, and divides by calling __divdc3; __muldc3 called
-   directly and a complex quotient, in reverse and forward mode. */
+   directly, a complex quotient, and cabs (its two parts passed as doubles), in reverse and
+   forward mode. */
 #include <complex.h>
 #include "ad.h"
 
@@ -13,6 +14,13 @@ double quotient(const double *p) {
     return creal(w) - 0.5 * cimag(w);
 }
 static double quotient_p(const double *p, void *c) { (void)c; return quotient(p); }
+
+/* |z|^3 + |z| Re z for z = p0 + p1 i */
+double modulus(const double *p) {
+    double r = cabs(p[0] + p[1] * I);
+    return r * r * r + r * p[0];
+}
+static double modulus_p(const double *p, void *c) { (void)c; return modulus(p); }
 
 double complex_square(double re, double im) {
     double complex z = re + im * I;
@@ -46,5 +54,11 @@ int main(void) {
         qdot += dq[i] * v[i];
     }
     check_exact("qtangent", __enzyme_fwddiff((void *)quotient, enzyme_dup, p, v), qdot);
+    double dm[4] = {0};
+    __enzyme_autodiff((void *)modulus, enzyme_dup, p, dm);
+    check_fd("dm0", dm[0], fd_partial(modulus_p, p, 2, 0, 0));
+    check_fd("dm1", dm[1], fd_partial(modulus_p, p, 2, 1, 0));
+    check_exact("mtangent", __enzyme_fwddiff((void *)modulus, enzyme_dup, p, v),
+                dm[0] * v[0] + dm[1] * v[1]);
     return ad_done();
 }
