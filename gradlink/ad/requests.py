@@ -234,6 +234,9 @@ class RequestReader:
         if v.type.kind == "metadata":
             m = re.fullmatch(r'!"(enzyme_[A-Za-z0-9_]+)"', v.ref)
             return m.group(1) if m else None
+        if v.is_global and v.type.is_ptr:
+            m = _MARKER_GLOBAL.match(v.ref)      # a marker passed by address: &enzyme_dup
+            return m.group(1) if m else None
         if not v.is_local:
             return None
         d = defs.get(v.ref)
