@@ -91,6 +91,7 @@ PROGRAMS: dict[str, Prog] = {
     "nested_mangled": P("nested_mangled.cpp", min_checks=2),
     "virtual_reverse": P("virtual_reverse.cpp", min_checks=6),
     "markers_by_address": P("markers_by_address", min_checks=4),
+    "aligned_alloc": P("aligned_alloc", min_checks=4),
     # memory: arrays, outputs, structs, stack and heap temporaries
     "sum_squares": P("sum_squares", min_checks=20),
     "dot_const": P("dot_const", min_checks=19),

@@ -91,7 +91,8 @@ class Differentiator:
         shadow_globals = globals_.definitions(d.global_shadows, self.info.global_types,
                                               self.info.structs, self.info.declared_shadows)
         return assembly.assemble(module, [*d.derivatives.values(), *d.split_functions],
-                                 {**self.calls.split_wrappers, **shadow_globals},
+                                 {**self.calls.split_wrappers, **shadow_globals,
+                                  **self.info.helpers},
                                  d.custom_wrappers, d.custom_tape_types, self.calls.declarations)
 
     def _rewrite_caller(self, name: str) -> Function:

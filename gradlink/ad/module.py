@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from gradlink.ad import custom
+from gradlink.ad import custom, lowering
 from gradlink.ad import globals as globals_
 from gradlink.ad.errors import ADError, DebugLocations
 from gradlink.analysis import activity
@@ -41,6 +41,8 @@ class ModuleInfo:
         self.parsed: dict[str, Function] = {}
         self._address_taken: set[str] | None = None
         self._fresh: dict[str, bool] = {}
+        # definitions the rewritten functions need (lowering.py), by name
+        self.helpers: dict[str, str] = {}
         # global variables that may get shadows: not the registrations, the activity markers,
         # LLVM's own or those registered inactive (__enzyme_inactive_global)
         self.global_types = {g: t for g, t in writable_globals(module_text).items()
@@ -53,9 +55,13 @@ class ModuleInfo:
     def function(self, name: str) -> Function:
         if name not in self.parsed:
             try:
-                self.parsed[name] = parse_function(self.fns[name])
+                fn, helpers = lowering.lower(parse_function(self.fns[name]))
             except ParseError as e:
                 raise ADError(f"cannot read the IR of {name.lstrip('@')}: {e}") from None
+            except ValueError as e:
+                raise ADError(f"cannot differentiate {name.lstrip('@')}: {e}") from None
+            self.parsed[name] = fn
+            self.helpers.update(helpers)
         return self.parsed[name]
 
     def returns_allocation(self, callees: activity.Callees, name: str) -> bool:

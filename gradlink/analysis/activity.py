@@ -100,6 +100,8 @@ class Activity:
     # global variables active data is written into without their having a shadow: the AD
     # gives them one and starts over (gradlink/ad/globals.py)
     wanted_globals: set[str] = field(default_factory=set)
+    instrs: list[Instr] = field(default_factory=list)    # the function's, in order
+    users: dict[str, list[Instr]] | None = None          # value -> its users (made on demand)
 
     def active(self, name: str | None) -> bool:
         return name is not None and name in self.varied and name in self.useful
@@ -200,12 +202,64 @@ def global_root(ref: str, defs: dict[str, Instr]) -> str | None:
 
 
 def _shadow_roots(ptr: str, defs: dict[str, Instr], act: Activity) -> None:
-    for root in _root_alloca(ptr, defs, act.callees) or []:
+    roots = _root_alloca(ptr, defs, act.callees)
+    for root in roots or []:
         if root.name:
             act.shadowed.add(root.name)
+    if roots is None:
+        for slot in _pointer_slots(ptr, defs, act):
+            act.shadowed.add(slot)
     g = global_root(ptr, defs)
     if g is not None and g in act.writable_globals and g not in act.shadowed:
         act.wanted_globals.add(g)
+
+
+def _pointer_slots(ptr: str, defs: dict[str, Instr], act: Activity) -> list[str]:
+    """A pointer loaded from stack slots of ours (``double *x[10]; ... *x[i] = v``): the slots,
+    when only this function's loads and stores and the calls of differentiated functions use
+    them, and every pointer stored into them has a shadow or is memory of ours. The slots get
+    shadows, so the pointer loaded back has one: every store into them stores a shadow too,
+    and a differentiated callee given them does the same. A slot some other call may write (an
+    external function), or holding a pointer without a shadow, gets none (then the store
+    through the pointer loaded from it is refused)."""
+    ins = defs.get(ptr)
+    if ins is None or ins.opcode != "load" or ins.type is None or not ins.type.is_ptr:
+        return []
+    roots = _root_alloca(ins.operands[0].ref, defs, act.callees)
+    if not roots or any(r.opcode != "alloca" or r.name is None for r in roots):
+        return []
+    if act.users is None:
+        act.users = {}
+        for user in act.instrs:
+            for v in user.uses():
+                if v.is_local:
+                    act.users.setdefault(v.ref, []).append(user)
+    for r in roots:
+        work, seen = [r.name], set()
+        while work:
+            ref = work.pop()
+            if ref in seen:
+                continue
+            seen.add(ref)
+            for user in act.users.get(ref, []):
+                if user.opcode in ("getelementptr", "bitcast") and user.operands[0].ref == ref:
+                    work.append(user.name)
+                elif user.opcode == "load":
+                    continue
+                elif user.opcode == "store" and user.operands[1].ref == ref and \
+                        user.operands[0].ref != ref:
+                    # what is stored must have a shadow to store beside it: null, a pointer
+                    # with one, or memory of ours (which gets one)
+                    val = user.operands[0].ref
+                    if val not in ("null", "poison", "undef") and val not in act.shadowed and \
+                            _root_alloca(val, defs, act.callees) is None:
+                        return []
+                elif user.opcode == "call" and (user.callee.startswith("@llvm.lifetime")
+                                                or act.callees.is_differentiated(user.callee)):
+                    continue
+                else:
+                    return []
+    return [r.name for r in roots if r.name]
 
 
 def analyze(fn: Function, arg_activity: Mapping[str, str], active_return: bool,
@@ -220,6 +274,7 @@ def analyze(fn: Function, arg_activity: Mapping[str, str], active_return: bool,
     wants the shadow of the returned pointer (memory of ours it points into gets one)."""
     act = Activity(callees, active_return=active_return, writable_globals=writable_globals,
                    shadowed_globals=shadowed_globals, global_users=global_users)
+    act.instrs = fn.instructions()
     act.types = types
     defs = fn.definitions()
     if shadowed_globals:

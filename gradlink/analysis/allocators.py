@@ -3,7 +3,9 @@
 A call of an allocator returns fresh memory; when active data is stored into it, it gets a
 shadow: fresh zeroed memory of the same size, freed when the reverse sweep reaches the
 allocation (forward mode: when the program frees the memory). Built in: the C and C++ heap
-(malloc, calloc, operator new), whose shadows are calloc'ed and freed with free. A program or
+(malloc, calloc, operator new), whose shadows are calloc'ed and freed with free, and aligned
+memory (aligned_alloc, memalign, posix_memalign as gradlink/ad/lowering.py rewrites it), whose
+shadows the same function allocates with the same alignment, zeroed and freed with free. A program or
 a library declares its own with Enzyme's registration
 
     void *__enzyme_allocation_like[4] = {(void *)alloc, (void *)SIZE, (void *)"FREE", (void *)dealloc};
@@ -37,10 +39,15 @@ class Allocator:
 
 
 _MALLOC = Allocator((0,))
+# aligned memory: the shadow is made by the same function (same alignment), zeroed, freed
+_ALIGNED = Allocator((1,), builtin=False)
+# posix_memalign, as the AD rewrites it (gradlink/ad/lowering.py): (alignment, size) -> pointer
+POSIX_MEMALIGN = '@"gl.posix_memalign"'
 BUILTIN_ALLOCATORS: dict[str, Allocator] = {
     "@malloc": _MALLOC, "@calloc": Allocator((0, 1)),
     "@_Znwm": _MALLOC, "@_Znam": _MALLOC,                                   # operator new
     "@_ZnwmRKSt9nothrow_t": _MALLOC, "@_ZnamRKSt9nothrow_t": _MALLOC,
+    "@aligned_alloc": _ALIGNED, "@memalign": _ALIGNED, POSIX_MEMALIGN: _ALIGNED,
 }
 REALLOCATORS = frozenset({"@realloc"})
 # function -> the position of the pointer it frees

@@ -145,6 +145,11 @@ def zero_global(name: str, size: int, align: int = 16) -> str:
     return f"{name} = internal global [{size} x i8] zeroinitializer, align {align}\n"
 
 
+def thread_local_global(name: str, t: Type, init: str) -> str:
+    """An internal thread-local global of type t holding init."""
+    return f"{name} = internal thread_local global {t} {init}\n"
+
+
 def string_constant(name: str, data: str) -> str:
     """An internal constant global holding the bytes of data (ASCII), e.g. a message."""
     text = "".join(c if c.isprintable() and c not in '"\\' else f"\\{ord(c):02X}"
