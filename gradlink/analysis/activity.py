@@ -235,7 +235,8 @@ def _pointer_slots(ptr: str, defs: dict[str, Instr], act: Activity) -> list[str]
                 if v.is_local:
                     act.users.setdefault(v.ref, []).append(user)
     for r in roots:
-        work, seen = [r.name], set()
+        work: list[str] = [r.name] if r.name else []
+        seen: set[str] = set()
         while work:
             ref = work.pop()
             if ref in seen:
@@ -243,7 +244,8 @@ def _pointer_slots(ptr: str, defs: dict[str, Instr], act: Activity) -> list[str]
             seen.add(ref)
             for user in act.users.get(ref, []):
                 if user.opcode in ("getelementptr", "bitcast") and user.operands[0].ref == ref:
-                    work.append(user.name)
+                    if user.name:
+                        work.append(user.name)
                 elif user.opcode == "load":
                     continue
                 elif user.opcode == "store" and user.operands[1].ref == ref and \
