@@ -13,7 +13,7 @@ import llvmlite.binding as llvm
 from fatlib.elf import Symbol
 from gradlink.ad import driver as ad
 from lto import codegen, ctors, exports, fatpull, manifests, merge, native, optimize, pic, target, tools
-from lto.diag import LinkError, Log
+from lto.diag import LinkError, Log, warn
 from lto.inputs import load_inputs
 from lto.options import LinkOptions
 from lto.resolve import Resolution, Resolver
@@ -101,6 +101,10 @@ def _lto(opts: LinkOptions, res: Resolution, log: Log, tmpdir: str,
     hazards = ad.Hazards()
     holders: set[str] = set()
     if wants_ad:
+        for hook in FPOPT_HOOKS:
+            if any(hook in f.name and not f.is_declaration for f in module.functions):
+                warn(f"{hook} is defined: Enzyme's floating-point profiling hooks (FPOpt) are "
+                     "not implemented by gradlink, which never calls it")
         # the libraries' derivative manifests first: a function with a registered derivative
         # needs no body, so its fat member stays native
         injected: set[tuple[str, int]] = set()
@@ -191,6 +195,10 @@ def protect_registrations(module: llvm.ModuleRef, definitions: list[tuple[str, s
         except NameError:
             pass
     return holders | markers, hazards
+
+
+# functions Enzyme's FPOpt builds call from derivatives when the program defines them
+FPOPT_HOOKS = ("enzymeLogGrad", "enzymeLogValue", "enzymeLogError")
 
 
 def differentiate(module: llvm.ModuleRef, log: Log, save,  # type: ignore[no-untyped-def]

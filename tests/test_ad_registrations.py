@@ -226,3 +226,19 @@ int main(void) {
 """)
     assert code == 0, err
     assert sh([exe]).check().stdout.split() == ["42", "7"]
+
+
+def test_fpopt_logging_hook_is_named_in_a_warning(tmp_path: Path) -> None:
+    """A program defining Enzyme's FPOpt hook enzymeLogGrad (which Enzyme's FPOpt builds call
+    from derivatives) links, with a warning that gradlink never calls it; the derivative is
+    right."""
+    src = HEAD + r"""
+int calls;
+void enzymeLogGrad(const char *id, double grad) { (void)id; (void)grad; calls++; }
+double f(double x) { return x * x * 3; }
+int main(void) { printf("%.17g %d\n", __enzyme_autodiff((void *)f, 2.0), calls); return 0; }
+"""
+    code, err, exe = build(tmp_path, src)
+    assert code == 0, err
+    assert "warning: enzymeLogGrad is defined" in err and "never calls it" in err
+    assert sh([exe]).stdout.split() == ["12", "0"]
