@@ -14,7 +14,7 @@ import functools
 import re
 from dataclasses import replace
 
-from gradlink.ad import assembly, batch, bypass, rules
+from gradlink.ad import assembly, batch, bypass, contexts, rules
 from gradlink.ad import globals as globals_
 from gradlink.ad.calls import CallRewriter
 from gradlink.ad.derivative import Derivative
@@ -33,17 +33,21 @@ from gradlink.ad.requests import (
 from gradlink.ir.builder import Builder
 from gradlink.ir.model import Block, Function, Instr, Value
 from gradlink.ir.module import ModuleEdit
+from gradlink.ir.parse import parse_function
 from gradlink.ir.types import I8, I64
 
 __all__ = ["Differentiator", "has_requests"]
 
 _TAGGED = re.compile(r'%"gl\.[a-z_]+\.(\d+)')
+_WIDE_SPACE = re.compile(r"gl\.shadow\.w(\d+)\.")
 
 
 class Differentiator:
     def __init__(self, module_text: str, hazards: bypass.Hazards | None = None,
-                 global_shadows: frozenset[str] = frozenset()) -> None:
+                 global_shadows: frozenset[str] = frozenset(),
+                 queried: frozenset[str] = frozenset()) -> None:
         self.info = ModuleInfo(module_text)
+        self.info.queried_shadows |= queried        # queries an earlier round lowered
         reg = self.info.registry
         try:
             table = rules.RuleTable.with_registrations(reg.function_like, reg.inactive_functions,
@@ -54,12 +58,16 @@ class Differentiator:
         table = replace(table, fresh=functools.partial(self.info.returns_allocation,
                                                                    table))
         self.derivs = Derivatives(self.info, table, hazards)
-        self.derivs.global_shadows = global_shadows
+        # a shadowed global's shadow points to the shadows of the globals it points to
+        self.derivs.global_shadows = self.info.close_shadows(global_shadows |
+                                                             self.info.queried_shadows)
+        self.contexts = contexts.Contexts(module_text, self.info.locations.where)
         # the names a round gives the callers' new values are numbered past those of earlier
         # rounds (a caller may have requests replaced in two rounds)
         self.counter = max((int(n) for n in _TAGGED.findall(module_text)), default=0)
         self.reader = RequestReader(self.info, self.derivs.calling_wrapper,
-                                    lambda kind: f'%"gl.{kind}.{self._tag()}"')
+                                    lambda kind: f'%"gl.{kind}.{self._tag()}"',
+                                    self.contexts)
         self.calls = CallRewriter(self.info, self.derivs, self.reader, self._tag)
         self.unready = assembly.reaching_requests(self.info.fns)
         self.deferred = 0
@@ -88,12 +96,28 @@ class Differentiator:
             if "__enzyme_" in text:
                 module.replace(self._rewrite_caller(name))
         d = self.derivs
-        shadow_globals = globals_.definitions(d.global_shadows, self.info.global_types,
-                                              self.info.structs, self.info.declared_shadows)
+        shadow_globals = self.calls.layout.definitions(self._spaces())
+        zeroing, used = contexts.zero_functions(self.info.text, self.calls.layout,
+                                                self.contexts.zeroed)
+        for name, text in zeroing.items():
+            if self.info.existing(name):          # an earlier round's, with fewer globals
+                module.replace(parse_function(text))
+            else:
+                shadow_globals[name] = text
         return assembly.assemble(module, [*d.derivatives.values(), *d.split_functions],
                                  {**self.calls.split_wrappers, **shadow_globals,
-                                  **self.info.helpers},
-                                 d.custom_wrappers, d.custom_tape_types, self.calls.declarations)
+                                  **self.contexts.definitions(), **self.info.helpers},
+                                 d.custom_wrappers, d.custom_tape_types,
+                                 {**self.calls.declarations, **used})
+
+    def _spaces(self) -> dict[str, int]:
+        """The sets of global shadows the round's code may name, with their lanes: the default
+        one, those of wider forward derivatives, and each context's."""
+        widths = {int(w) for w in _WIDE_SPACE.findall(self.info.text)} | self.contexts.widths
+        spaces = {globals_.space_of("", w): w for w in widths}
+        spaces[""] = 1
+        spaces.update({c.space: c.width for c in self.contexts.all})
+        return spaces
 
     def _rewrite_caller(self, name: str) -> Function:
         """The caller with each request replaced by the instructions of its derivative call
@@ -175,6 +199,9 @@ class Differentiator:
             return self.calls.call_split(self.reader.read(fn, ins, defs, split=entry), entry)
         if batch.is_batch(ins.callee):
             return self._batch(fn, ins, defs)
+        if contexts.is_context_call(ins.callee):
+            return self.contexts.lower(fn, ins, defs, self.derivs.global_shadows,
+                                       self.info.global_types)
         if "__enzyme_virtualreverse" in ins.callee:
             return self._virtual_reverse(fn, ins)
         if not is_autodiff(ins.callee):

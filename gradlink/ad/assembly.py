@@ -21,7 +21,7 @@ from gradlink.ir.printer import define_line, print_blocks
 from gradlink.ir.types import Type
 
 _EXTERNAL_MARKER = re.compile(r'^(@"?enzyme_(?:dup|dupnoneed|const|out|allocated|tape|width|'
-                              r'vector|scalar|nocache|primal_return)"?) = '
+                              r'vector|scalar|nocache|primal_return|context)"?) = '
                               r'external (?:dso_local )?global i32(.*)$', re.M)
 
 

@@ -12,14 +12,14 @@ from dataclasses import replace
 
 from gradlink.ad import globals as global_shadows
 from gradlink.ad import results, split
+from gradlink.ad.derivative import Signature
 from gradlink.ad.derivatives import Derivatives
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.module import ModuleInfo
 from gradlink.ad.requests import Request, RequestReader, is_autodiff, is_fwddiff
-from gradlink.analysis import typeinfo
 from gradlink.ir.builder import Builder
 from gradlink.ir.model import Function, Instr, Param, Value
-from gradlink.ir.types import I1, I8, I64, PTR, Type
+from gradlink.ir.types import I1, PTR, Type
 
 
 class CallRewriter:
@@ -30,6 +30,9 @@ class CallRewriter:
                  tag: Callable[[], int]) -> None:
         self.info, self.derivs, self.reader, self.tag = info, derivs, reader, tag
         self.split_wrappers: dict[str, str] = {}
+        self.layout = global_shadows.ShadowLayout(derivs.global_shadows, info.global_types,
+                                                  info.structs, info.declared_shadows,
+                                                  info.initializers)
         self.declarations: dict[str, str] = {}      # of what the calls themselves use
 
     @staticmethod
@@ -41,14 +44,16 @@ class CallRewriter:
         return b
 
     # -- reverse mode ----------------------------------------------------------------------------
-    def _zero_global_shadows(self, b: Builder) -> None:
+    def _zero_global_shadows(self, b: Builder, sig: Signature) -> None:
         """Before a top-level derivative: the shadows of global variables start at zero (their
-        values on entry do not depend on the inputs); not the shadows the program declares."""
-        for g in sorted(self.derivs.global_shadows - set(self.info.declared_shadows)):
-            size = typeinfo.size_of(self.info.global_types[g], self.info.structs)
-            b.libcall("@llvm.memset.p0.i64", [Value(PTR, global_shadows.shadow_name(g)),
-                                              Value(I8, "0"), Value(I64, str(size)),
-                                              Value(I1, "false")])
+        values on entry do not depend on the inputs); not the shadows the program manages
+        (declared or queried: contexts.py), nor any of a context."""
+        if sig.context:
+            return
+        managed = self.info.managed_shadows()
+        for g in sorted(self.derivs.global_shadows - managed):
+            for lane in range(sig.width):
+                self.layout.reset(b, g, sig.space, lane)
         self.declarations.update(b.declarations)
 
     def call_derivative(self, req: Request) -> list[Instr]:
@@ -56,7 +61,7 @@ class CallRewriter:
         call = req.call
         args = list(req.args)
         b = self._start(req)
-        self._zero_global_shadows(b)
+        self._zero_global_shadows(b, req.sig)
         fn = self.info.function(req.target)
         if req.sig.active_return:
             args.append(Value(fn.ret, "1.0" if fn.ret.kind == "float" else "splat (double 1.0)"))
@@ -90,7 +95,7 @@ class CallRewriter:
         fn = self.info.function(req.target)
         d = self.derivs.forward(req.target, req.sig, pair=req.primal_return)
         b = self._start(req)
-        self._zero_global_shadows(b)
+        self._zero_global_shadows(b, req.sig)
         args = req.args
         if req.primal_return:
             self._primal_and_tangent(b, req, d.name, fn.ret)
@@ -158,7 +163,7 @@ class CallRewriter:
         base = req.target.lstrip("@").strip('"')
         params = [Param(a.type, f"%a{k}") for k, a in enumerate(req.args)]
         if entry == "__enzyme_augmentfwd":
-            self._zero_global_shadows(b)
+            self._zero_global_shadows(b, req.sig)
             shape = augment_shape(call, fn.ret, req.tape is not None)
             wrap = f'@"gl.augwrap.{base}.{req.sig.key()}.{shape}"'
             self.split_wrappers[wrap] = split.augment_wrapper(wrap, pair.aug, fn.ret, params,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gradlink.ad.globals import space_of
 from gradlink.analysis.activity import Arg
 from gradlink.ir.types import Type
 
@@ -24,6 +25,9 @@ class Signature:
     # reverse mode: the result is a pointer into active memory, whose shadow the augmented
     # forward function returns too ({result, shadow})
     shadow_return: bool = False
+    # the context whose shadows of global variables the derivative uses (contexts.py): cN,
+    # or "" for the default shadows
+    context: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "args", tuple(Arg(a) for a in self.args))
@@ -32,7 +36,12 @@ class Signature:
         return "".join(a.code for a in self.args) + ("_r" if self.active_return else "") + (
             f"_w{self.width}" if self.width != 1 else "") + (
             "_u" + "_".join(map(str, sorted(self.unchanged))) if self.unchanged else "") + (
-            "_s" if self.shadow_return else "")
+            "_s" if self.shadow_return else "") + (f"_{self.context}" if self.context else "")
+
+    @property
+    def space(self) -> str:
+        """Where its global variables' shadows are (globals.space_of)."""
+        return space_of(self.context, self.width)
 
 
 @dataclass(frozen=True)

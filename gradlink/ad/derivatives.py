@@ -43,7 +43,8 @@ class Derivatives:
         act = activity.analyze(fn, kinds, sig.active_return, self.table,
                                typeinfo.TypeAnalysis(fn, self.info.structs),
                                self.global_shadows, frozenset(self.info.global_types),
-                               self._global_users, shadow_return=sig.shadow_return)
+                               self._global_users, shadow_return=sig.shadow_return,
+                               pointing_globals=self.info.pointing_globals)
         if act.wanted_globals - self.global_shadows:
             raise GlobalShadowsNeeded(act.wanted_globals | self.global_shadows)
         return act

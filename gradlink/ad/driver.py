@@ -70,9 +70,10 @@ def differentiate(module_text: str, hazards: Hazards | None = None) -> str:
 def _differentiate(module_text: str, hazards: Hazards | None) -> str:
     # global variables with shadows (ad/globals.py): those the program gives one from the start
     shadowed: frozenset[str] = frozenset(declared_shadows(module_text))
+    queried: frozenset[str] = frozenset()     # by the program (ad/contexts.py), in any round
     for _ in range(8):
         while True:
-            d = Differentiator(module_text, hazards, shadowed)
+            d = Differentiator(module_text, hazards, shadowed, queried)
             try:
                 text = d.run()
                 break
@@ -80,6 +81,7 @@ def _differentiate(module_text: str, hazards: Hazards | None) -> str:
                 assert not e.names <= shadowed
                 shadowed |= e.names
         module_text = text
+        shadowed, queried = d.derivs.global_shadows, frozenset(d.info.queried_shadows)
         if not d.deferred:
             return assembly.lower_markers(module_text)
         if not d.derivatives and not d.split_wrappers:

@@ -78,10 +78,8 @@ class ForwardSynthesis:
 
     def sh(self, v: Value, ins: Instr, lane: int = 0) -> str:
         if v.ref in self.act.shadowed and not v.ref.startswith("%"):
-            if self.width > 1:
-                raise self.fail(ins, f"{v.ref} is a global variable with a shadow, which vector "
-                                     "forward mode (enzyme_width) does not support yet")
-            return global_shadows.shadow_ref(v.ref, self.act.shadowed_globals)
+            return global_shadows.shadow_ref(v.ref, self.act.shadowed_globals, self.sig.space,
+                                             lane)
         if v.ref in self.act.shadowed:
             if v.ref not in self.shadow:
                 self.shadow[v.ref] = f'{self.p}.sh.{len(self.shadow)}'
@@ -348,7 +346,8 @@ class ForwardSynthesis:
         kinds = [Arg.DUP if self.varied(v) or v.ref in self.act.shadowed else Arg.CONST
                  for v in ins.operands]
         shadow_return = ins.type is not None and ins.type.is_ptr and ins.name in self.act.shadowed
-        return Signature(tuple(kinds), self.varied(ins.name), self.width, shadow_return=shadow_return)
+        return Signature(tuple(kinds), self.varied(ins.name), self.width, shadow_return=shadow_return,
+                         context=self.sig.context)
 
     def _callee(self, ins: Instr) -> ForwardCallee | None:
         if ins.opcode == "call" and ins.callee.startswith("%"):

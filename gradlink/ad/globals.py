@@ -22,8 +22,11 @@ import re
 
 from gradlink.ad.errors import ADError
 from gradlink.analysis.typeinfo import size_of
-from gradlink.ir.printer import global_ref, zero_global
-from gradlink.ir.types import Type
+from gradlink.ir.builder import Builder
+from gradlink.ir.model import Value
+from gradlink.ir.parse import map_constant
+from gradlink.ir.printer import element_address, global_ref, global_variable, zero_global
+from gradlink.ir.types import I1, I8, I64, PTR, Type
 
 _GLOBAL_REF = re.compile(r'@"[^"]*"|@[-a-zA-Z$._0-9]+')
 _SHADOW_MD = re.compile(r'^(@"[^"]*"|@[-a-zA-Z$._0-9]+) = [^\n]*!enzyme_shadow (!\d+)', re.M)
@@ -38,15 +41,27 @@ class GlobalShadowsNeeded(Exception):
         self.names = frozenset(names)
 
 
-def shadow_name(g: str) -> str:
-    return global_ref(f"gl.shadow.{g.lstrip('@').strip(chr(34))}")
+def space_of(context: str, width: int) -> str:
+    """The set of shadows a derivative uses: a context's (``c3``), or the default one of its
+    width ("" for one lane, ``w2`` for two)."""
+    return context or (f"w{width}" if width > 1 else "")
 
 
-def shadow_ref(ref: str, shadowed: frozenset[str]) -> str:
+def shadow_name(g: str, space: str = "", lane: int = 0) -> str:
+    base = g.lstrip("@").strip(chr(34))
+    return global_ref(f"gl.shadow.{space}.{lane}.{base}" if space else f"gl.shadow.{base}")
+
+
+def shadow_ref(ref: str, shadowed: frozenset[str], space: str = "", lane: int = 0) -> str:
     """The shadow of a global or of a constant expression into one: the same expression on
-    the shadow globals."""
-    return _GLOBAL_REF.sub(lambda m: shadow_name(m.group(0)) if m.group(0) in shadowed
-                           else m.group(0), ref)
+    the shadow globals (of one space and lane)."""
+    return _GLOBAL_REF.sub(lambda m: shadow_name(m.group(0), space, lane)
+                           if m.group(0) in shadowed else m.group(0), ref)
+
+
+def referenced_globals(ref: str) -> list[str]:
+    """The globals a constant expression names."""
+    return _GLOBAL_REF.findall(ref)
 
 
 def declared_shadows(module_text: str) -> dict[str, str]:
@@ -77,10 +92,65 @@ def check_declared(declared: dict[str, str], types: dict[str, Type],
                           "than the global")
 
 
-def definitions(shadowed: frozenset[str], types: dict[str, Type],
-                structs: dict[str, Type], declared: dict[str, str]) -> dict[str, str]:
-    """The shadow globals, by name: zeroed internal globals, or aliases of declared shadows."""
-    return {shadow_name(g): f"{shadow_name(g)} = internal alias {types[declared[g]]}, "
-                            f"ptr {declared[g]}\n" if g in declared else
-            zero_global(shadow_name(g), max(size_of(types[g], structs), 1))
-            for g in sorted(shadowed)}
+class ShadowLayout:
+    """The shadow globals of a round: for each shadowed global, one per space and lane, its
+    initial value that of the global with floating point zeroed and each pointer to a global
+    pointing to that global's shadow (in the same space and lane; integers kept), so a
+    descriptor's shadow holds the same sizes and the address of the data's shadow."""
+
+    def __init__(self, shadowed: frozenset[str], types: dict[str, Type],
+                 structs: dict[str, Type], declared: dict[str, str],
+                 initializers: dict[str, tuple[Type, str]]) -> None:
+        self.shadowed, self.types, self.structs = shadowed, types, structs
+        self.declared, self.initializers = declared, initializers
+
+    def size(self, g: str) -> int:
+        return max(size_of(self.types[g], self.structs), 1)
+
+    def initializer(self, g: str, space: str = "", lane: int = 0
+                    ) -> tuple[Type, str, list[tuple[Type, str, tuple[int, ...]]]] | None:
+        """The shadow's initial value (type, constant, and the elements not zero, with their
+        places), or None when it is all zero bytes."""
+        if g not in self.initializers:
+            return None
+        kept: list[tuple[Type, str, tuple[int, ...]]] = []
+
+        def leaf(t: Type, text: str, path: tuple[int, ...]) -> str:
+            if t.is_float:
+                return "zeroinitializer"
+            out = shadow_ref(text, self.shadowed, space, lane) if t.is_ptr else text
+            if out not in ("null", "0", "false", "zeroinitializer"):
+                kept.append((t, out, path))
+            return out
+
+        t, text = self.initializers[g]
+        init = map_constant(t, text, leaf)
+        return (t, init, kept) if kept else None
+
+    def definitions(self, spaces: dict[str, int]) -> dict[str, str]:
+        """The shadow globals, by name, for each space (with its number of lanes); a declared
+        shadow is an alias of the program's."""
+        out: dict[str, str] = {}
+        for g in sorted(self.shadowed):
+            for space, width in sorted(spaces.items()):
+                for lane in range(width):
+                    name = shadow_name(g, space, lane)
+                    if not space and g in self.declared:
+                        s = self.declared[g]
+                        out[name] = f"{name} = internal alias {self.types[s]}, ptr {s}\n"
+                        continue
+                    init = self.initializer(g, space, lane)
+                    out[name] = zero_global(name, self.size(g)) if init is None else \
+                        global_variable(name, init[0], init[1])
+        return out
+
+    def reset(self, b: Builder, g: str, space: str = "", lane: int = 0) -> None:
+        """Instructions giving a shadow its initial value again: zero, then the integers and
+        pointers of the initializer stored back (stores, so that a derivative of code doing
+        this stores their shadows too)."""
+        dst = Value(PTR, shadow_name(g, space, lane))
+        b.libcall("@llvm.memset.p0.i64", [dst, Value(I8, "0"), Value(I64, str(self.size(g))),
+                                          Value(I1, "false")])
+        init = self.initializer(g, space, lane)
+        for t, value, path in init[2] if init is not None else []:
+            b.store(Value(t, value), Value(PTR, element_address(init[0], dst.ref, path)))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from gradlink.ad import custom, lowering
+from gradlink.ad import contexts, custom, lowering
 from gradlink.ad import globals as globals_
 from gradlink.ad.errors import ADError, DebugLocations
 from gradlink.analysis import activity
@@ -17,6 +17,7 @@ from gradlink.ir.parse import (
     ParseError,
     attribute_groups,
     function_texts,
+    global_initializers,
     parse_function,
     struct_types,
     writable_globals,
@@ -46,11 +47,40 @@ class ModuleInfo:
         # global variables that may get shadows: not the registrations, the activity markers,
         # LLVM's own or those registered inactive (__enzyme_inactive_global)
         self.global_types = {g: t for g, t in writable_globals(module_text).items()
-                             if not g.lstrip("@").strip('"').startswith(("llvm.", "enzyme_", "gl."))
+                             if (not g.lstrip("@").strip('"').startswith(("llvm.", "enzyme_", "gl."))
+                                 or g.lstrip("@").strip('"').startswith("gl.shadow."))  # 2nd order
                              and "__enzyme_" not in g
                              and g not in self.registry.inactive_globals}
         self.declared_shadows = globals_.declared_shadows(module_text)
         globals_.check_declared(self.declared_shadows, self.global_types, self.structs)
+        self.initializers = global_initializers(module_text)
+        self.pointing_globals = frozenset(
+            g for g, (_, init) in self.initializers.items() if g in self.global_types and any(
+                r in self.global_types for r in globals_.referenced_globals(init)))
+        # globals whose shadows the program queries (contexts.py): the program's to manage
+        self.queried_shadows: set[str] = set()
+        for name, text in self.fns.items():
+            if contexts.SHADOW in text:
+                self.queried_shadows |= contexts.queried_globals(self.caller(name),
+                                                                 self.global_types)
+
+    def managed_shadows(self) -> set[str]:
+        """Globals whose shadows the program seeds and reads (declared or queried): active when
+        only read, never zeroed by gradlink."""
+        return set(self.declared_shadows) | self.queried_shadows
+
+    def close_shadows(self, shadowed: frozenset[str]) -> frozenset[str]:
+        """``shadowed`` and the writable globals their initializers point to, transitively (the
+        shadow of a pointer to a global points to that global's shadow)."""
+        out = set(shadowed)
+        todo = list(out)
+        while todo:
+            g = todo.pop()
+            for r in globals_.referenced_globals(self.initializers.get(g, (None, ""))[1]):
+                if r in self.global_types and r not in out:
+                    out.add(r)
+                    todo.append(r)
+        return frozenset(out)
 
     def function(self, name: str) -> Function:
         if name not in self.parsed:
@@ -139,7 +169,7 @@ class ModuleInfo:
         return " ".join(out) + (" " if out else "")
 
 
-_FULL_IN_CALLER = re.compile(r'enzyme_|^(?:%(?:"[^"]*"|\S+) = )?(?:phi|select|landingpad)\b')
+_FULL_IN_CALLER = re.compile(r'enzyme_|gl\.context\.|^(?:%(?:"[^"]*"|\S+) = )?(?:phi|select|landingpad)\b')
 
 
 def _shallow_in_caller(line: str) -> bool:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gradlink.ad.contexts import Contexts
 from gradlink.ad.derivative import Signature
 from gradlink.ad.errors import ADError, describe
 from gradlink.ad.module import ModuleInfo
@@ -79,10 +80,11 @@ class RequestReader:
     ``fresh(kind)`` names a value the request's conversions define."""
 
     def __init__(self, info: ModuleInfo, calling_wrapper: Callable[[str], str],
-                 fresh: Callable[[str], str]) -> None:
+                 fresh: Callable[[str], str], contexts: Contexts) -> None:
         self.info = info
         self.calling_wrapper = calling_wrapper
         self.fresh = fresh
+        self.contexts = contexts
 
     def read(self, caller: Function, ins: Instr, defs: dict[str, Instr],
              forward: bool = False, split: str | None = None) -> Request:
@@ -123,11 +125,25 @@ class RequestReader:
                 raise fail("enzyme_primal_return is supported in forward mode only "
                            "(__enzyme_fwddiff)")
             items = [(m, v) for m, v in items if m != "enzyme_primal_return"]
+        context = None
+        for j, (marker, _) in enumerate(items):
+            if marker == "enzyme_context":          # the shadows of globals it uses
+                if j + 1 >= len(items):
+                    raise fail("enzyme_context is not followed by a context")
+                context = self.contexts.of(caller, items[j + 1][1], defs, fail)
+                width = context.width
+                items = items[:j] + items[j + 2:]
+                break
+        if context is not None and width > 1 and not forward:
+            raise fail(f"a context of {width} lanes: reverse mode has one")
         if forward:
             for j, (marker, _) in enumerate(items):
                 if marker == "enzyme_width":
                     if j + 1 >= len(items) or not items[j + 1][1].ref.isdigit():
                         raise fail("enzyme_width must be followed by a constant number of lanes")
+                    if context is not None and int(items[j + 1][1].ref) != width:
+                        raise fail(f"enzyme_width {items[j + 1][1].ref} with a context of "
+                                   f"{width} lane(s)")
                     width = int(items[j + 1][1].ref)
                     if not 1 <= width <= 64:
                         raise fail(f"enzyme_width {width}: between 1 and 64 lanes are supported")
@@ -206,7 +222,10 @@ class RequestReader:
         if i != len(items):
             raise fail(f"wrong argument count: {target.lstrip('@')} takes {len(fn.params)} "
                        f"argument(s), the call passes {len(items) - i} more")
-        sig = Signature(tuple(kinds), fn.ret.is_float, width)
+        if context is None:
+            self.contexts.widths.add(width)       # the default shadows of that many lanes
+        sig = Signature(tuple(kinds), fn.ret.is_float, width,
+                        context=context.space if context is not None else "")
         if dret is not None:
             if dret.type != fn.ret:
                 dret = self.coerce(dret, fn.ret, fail, prologue)

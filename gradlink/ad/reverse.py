@@ -247,7 +247,7 @@ class ReverseSynthesis:
                               availability.root(v.ref, self.defs) in self.avail.readonly)
         shadow_return = ins.type is not None and ins.type.is_ptr and ins.name in self.act.shadowed
         return Signature(tuple(kinds), self.active(ins.name), unchanged=unchanged,  # struct results too
-                         shadow_return=shadow_return)
+                         shadow_return=shadow_return, context=self.sig.context)
 
     def _callee(self, ins: Instr) -> CalleeDerivative | None:
         """The derivative pair for a call of a function defined in the module, when the call
@@ -350,7 +350,7 @@ class ReverseSynthesis:
 
     def shadow_ref(self, ptr: str) -> str:
         if not ptr.startswith("%"):          # a global variable, or a constant expression into one
-            return global_shadows.shadow_ref(ptr, self.act.shadowed_globals)
+            return global_shadows.shadow_ref(ptr, self.act.shadowed_globals, self.sig.space)
         if ptr not in self.shadow:
             self.shadow[ptr] = f'%"{self.p}.sh.{len(self.shadow)}"'
             self.primal_of_shadow[self.shadow[ptr]] = ptr

@@ -93,6 +93,9 @@ class Activity:
     active_return: bool = False
     types: TypeAnalysis | None = None                   # tells integers that are float bits
     writable_globals: frozenset[str] = frozenset()      # global variables that may get shadows
+    # those whose initial value points to global variables: a pointer loaded from one points
+    # into static memory, whose shadow the global's shadow points to (globals.ShadowLayout)
+    pointing_globals: frozenset[str] = frozenset()
     shadowed_globals: frozenset[str] = frozenset()      # those that have one
     # functions that use those (directly or through their callees): their calls are
     # differentiated whatever their arguments, and their results are varied
@@ -212,6 +215,38 @@ def _shadow_roots(ptr: str, defs: dict[str, Instr], act: Activity) -> None:
     g = global_root(ptr, defs)
     if g is not None and g in act.writable_globals and g not in act.shadowed:
         act.wanted_globals.add(g)
+    if roots is None and g is None:
+        act.wanted_globals |= _pointing_sources(ptr, defs, act, 0)
+
+
+def _pointing_sources(ptr: str, defs: dict[str, Instr], act: Activity, depth: int) -> set[str]:
+    """The globals a pointer was loaded from, when each initially points into static memory
+    (``desc.base[i] = v`` with ``desc = {table, 3}``; directly or through stack slots of ours
+    holding such loads): with shadows they give the pointer one. A global set to heap memory
+    at run time is not one of them (its shadow would not point anywhere)."""
+    ins = defs.get(ptr)
+    while ins is not None and ins.opcode in ("getelementptr", "bitcast") and ins.operands:
+        ins = defs.get(ins.operands[0].ref)
+    if ins is None or ins.opcode != "load" or depth > 2:
+        return set()
+    address = ins.operands[0].ref
+    g = global_root(address, defs)
+    if g is not None:
+        return {g} if g in act.pointing_globals and g not in act.shadowed else set()
+    slots = _root_alloca(address, defs, act.callees)
+    if not slots or any(r.opcode != "alloca" for r in slots):
+        return set()
+    names = {r.name for r in slots}
+    out: set[str] = set()
+    for user in act.instrs:
+        if user.opcode == "store" and user.operands[0].is_local and any(
+                r.name in names for r in _root_alloca(user.operands[1].ref, defs, act.callees)
+                or []):
+            found = _pointing_sources(user.operands[0].ref, defs, act, depth + 1)
+            if not found:
+                return set()
+            out |= found
+    return out
 
 
 def _pointer_slots(ptr: str, defs: dict[str, Instr], act: Activity) -> list[str]:
@@ -269,13 +304,15 @@ def analyze(fn: Function, arg_activity: Mapping[str, str], active_return: bool,
             shadowed_globals: frozenset[str] = frozenset(),
             writable_globals: frozenset[str] = frozenset(),
             global_users: frozenset[str] = frozenset(),
-            shadow_return: bool = False) -> Activity:
+            shadow_return: bool = False,
+            pointing_globals: frozenset[str] = frozenset()) -> Activity:
     """``shadowed_globals``: global variables with shadows (constant expressions into them are
     shadowed pointers too); ``writable_globals``: those that may get one
     (Activity.wanted_globals lists the ones the function needs); ``shadow_return``: the caller
     wants the shadow of the returned pointer (memory of ours it points into gets one)."""
     act = Activity(callees, active_return=active_return, writable_globals=writable_globals,
-                   shadowed_globals=shadowed_globals, global_users=global_users)
+                   shadowed_globals=shadowed_globals, global_users=global_users,
+                   pointing_globals=pointing_globals)
     act.instrs = fn.instructions()
     act.types = types
     defs = fn.definitions()

@@ -632,6 +632,49 @@ def writable_globals(module_text: str) -> dict[str, Type]:
     return out
 
 
+def global_initializers(module_text: str) -> dict[str, tuple[Type, str]]:
+    """Global variables defined with an initializer: their type and the initializer's text
+    (declarations have none)."""
+    out: dict[str, tuple[Type, str]] = {}
+    for m in _GLOBAL_VAR.finditer(module_text):
+        if "thread_local" in m.group(2) or "external" in m.group(2):
+            continue
+        c = _Cursor(m.group(3))
+        try:
+            t = c.type()
+            if not c.done() and not c.at(","):
+                out[m.group(1)] = (t, c.value_ref())
+        except ParseError:
+            continue
+    return out
+
+
+def map_constant(t: Type, text: str, leaf: Callable[[Type, str, tuple[int, ...]], str],
+                 path: tuple[int, ...] = ()) -> str:
+    """A constant of type t rebuilt with ``leaf(type, spelling, indices)`` in place of each
+    scalar element of its aggregates (indices: its place, as a GEP after the leading 0 spells
+    it); zeroinitializer and undef stay whole, c"..." strings too."""
+    if text in ("undef", "poison"):
+        return "zeroinitializer"
+    if text == "zeroinitializer" or text.startswith('c"'):
+        return text
+    if text[:1] in ("{", "[") or (text[:1] == "<" and t.kind in ("vector", "struct", "named")):
+        packed = text.startswith("<{")
+        c = _Cursor(text[1:-1].strip() if not packed else text[2:-2].strip())
+        parts = []
+        while not c.done():
+            et = c.type()
+            parts.append(f"{et} {map_constant(et, c.value_ref(), leaf, (*path, len(parts)))}")
+            if not c.done():
+                c.expect(",")
+        inner = ", ".join(parts)
+        if packed:
+            return f"<{{ {inner} }}>"
+        opening, closing = text[0], text[-1]
+        return f"{opening}{inner}{closing}" if opening != "{" else f"{{ {inner} }}"
+    return leaf(t, text, path)
+
+
 def parse_type(text: str) -> Type:
     """A type spelled in LLVM syntax, e.g. '{ double, i32 }' or '%struct.d3'."""
     return _Cursor(text).type()

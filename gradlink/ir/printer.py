@@ -145,6 +145,21 @@ def zero_global(name: str, size: int, align: int = 16) -> str:
     return f"{name} = internal global [{size} x i8] zeroinitializer, align {align}\n"
 
 
+def global_variable(name: str, t: Type, init: str, constant: bool = False,
+                    align: int = 16) -> str:
+    """An internal global (or private constant) of type t holding init."""
+    kind = "private unnamed_addr constant" if constant else "internal global"
+    return f"{name} = {kind} {t} {init}, align {align}\n"
+
+
+def element_address(t: Type, base: str, path: Sequence[int]) -> str:
+    """The constant address of an element of a global of type t (a GEP constant expression)."""
+    if not path:
+        return base
+    indices = ", ".join(["i64 0", *(f"i32 {k}" for k in path)])
+    return f"getelementptr inbounds ({t}, ptr {base}, {indices})"
+
+
 def thread_local_global(name: str, t: Type, init: str) -> str:
     """An internal thread-local global of type t holding init."""
     return f"{name} = internal thread_local global {t} {init}\n"
