@@ -97,8 +97,9 @@ class Differentiator:
                 module.replace(self._rewrite_caller(name))
         d = self.derivs
         shadow_globals = self.calls.layout.definitions(self._spaces())
-        zeroing, used = contexts.zero_functions(self.info.text, self.calls.layout,
-                                                self.contexts.zeroed)
+        layout = self.calls.layout
+        zeroing, used = contexts.zero_functions(self.info.text, layout, self.contexts.zeroed,
+                                                self.info.managed_shadows())
         for name, text in zeroing.items():
             if self.info.existing(name):          # an earlier round's, with fewer globals
                 module.replace(parse_function(text))
@@ -106,9 +107,11 @@ class Differentiator:
                 shadow_globals[name] = text
         return assembly.assemble(module, [*d.derivatives.values(), *d.split_functions],
                                  {**self.calls.split_wrappers, **shadow_globals,
-                                  **self.contexts.definitions(), **self.info.helpers},
+                                  **self.contexts.definitions(), **layout.helpers,
+                                  **self.info.helpers},
                                  d.custom_wrappers, d.custom_tape_types,
-                                 {**self.calls.declarations, **used})
+                                 {**self.calls.declarations, **used,
+                                  **layout.helper_declarations})
 
     def _spaces(self) -> dict[str, int]:
         """The sets of global shadows the round's code may name, with their lanes: the default

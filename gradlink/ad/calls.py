@@ -47,10 +47,15 @@ class CallRewriter:
     def _zero_global_shadows(self, b: Builder, sig: Signature) -> None:
         """Before a top-level derivative: the shadows of global variables start at zero (their
         values on entry do not depend on the inputs); not the shadows the program manages
-        (declared or queried: contexts.py), nor any of a context."""
-        if sig.context:
-            return
+        (declared or queried: contexts.py), nor any of a context. A managed shadow's pointers
+        to heap memory are given blocks (ShadowLayout.heap_shadows)."""
         managed = self.info.managed_shadows()
+        for g in sorted(self.derivs.global_shadows & managed):
+            for lane in range(sig.width):
+                self.layout.heap_shadows(b, g, sig.space, lane)
+        if sig.context:
+            self.declarations.update(b.declarations)
+            return
         for g in sorted(self.derivs.global_shadows - managed):
             for lane in range(sig.width):
                 self.layout.reset(b, g, sig.space, lane)

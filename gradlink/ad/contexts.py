@@ -176,7 +176,7 @@ _ZERO_DEFINITION = re.compile(r'^define [^\n]*@"?gl\.zero_shadows\.(c\d+)"?\(', 
 
 
 def zero_functions(module_text: str, layout: global_shadows.ShadowLayout,
-                   used: set[Context]) -> tuple[dict[str, str], dict[str, str]]:
+                   used: set[Context], managed: set[str]) -> tuple[dict[str, str], dict[str, str]]:
     """The functions ``__enzyme_zero_shadows`` calls became, each resetting every shadow of its
     context; made again each round (a later round may give more globals shadows), so a
     derivative of code calling one sees what it resets. Also the declarations they use."""
@@ -190,7 +190,7 @@ def zero_functions(module_text: str, layout: global_shadows.ShadowLayout,
         entry = b.block("entry")
         for g in sorted(layout.shadowed):
             for lane in range(known[space].width):
-                layout.reset(b, g, space, lane)
+                layout.reset(b, g, space, lane, managed=g in managed)
         b.ret(None)
         out[zero_function(space)] = print_blocks(
             define_line(zero_function(space), None, [], "nounwind"), [entry]) + "\n"

@@ -23,9 +23,16 @@ import re
 from gradlink.ad.errors import ADError
 from gradlink.analysis.typeinfo import size_of
 from gradlink.ir.builder import Builder
-from gradlink.ir.model import Value
+from gradlink.ir.model import Param, Value
 from gradlink.ir.parse import map_constant
-from gradlink.ir.printer import element_address, global_ref, global_variable, zero_global
+from gradlink.ir.printer import (
+    define_line,
+    element_address,
+    global_ref,
+    global_variable,
+    print_blocks,
+    zero_global,
+)
 from gradlink.ir.types import I1, I8, I64, PTR, Type
 
 _GLOBAL_REF = re.compile(r'@"[^"]*"|@[-a-zA-Z$._0-9]+')
@@ -103,6 +110,9 @@ class ShadowLayout:
                  initializers: dict[str, tuple[Type, str]]) -> None:
         self.shadowed, self.types, self.structs = shadowed, types, structs
         self.declared, self.initializers = declared, initializers
+        # the heap-shadow helpers resets and derivative calls used, and their declarations
+        self.helpers: dict[str, str] = {}
+        self.helper_declarations: dict[str, str] = {}
 
     def size(self, g: str) -> int:
         return max(size_of(self.types[g], self.structs), 1)
@@ -144,13 +154,97 @@ class ShadowLayout:
                         global_variable(name, init[0], init[1])
         return out
 
-    def reset(self, b: Builder, g: str, space: str = "", lane: int = 0) -> None:
+    def reset(self, b: Builder, g: str, space: str = "", lane: int = 0,
+              managed: bool = False) -> None:
         """Instructions giving a shadow its initial value again: zero, then the integers and
         pointers of the initializer stored back (stores, so that a derivative of code doing
-        this stores their shadows too)."""
+        this stores their shadows too). In the shadow of a global the program manages, the
+        pointers to heap memory gradlink gave it (heap_shadows) stay, their memory zeroed."""
         dst = Value(PTR, shadow_name(g, space, lane))
+        heap = [Value(PTR, element_address(self.types[g], dst.ref, path))
+                for path in self.heap_pointers(g)] if managed else []
+        kept = [b.load(PTR, field) for field in heap]
         b.libcall("@llvm.memset.p0.i64", [dst, Value(I8, "0"), Value(I64, str(self.size(g))),
                                           Value(I1, "false")])
         init = self.initializer(g, space, lane)
-        for t, value, path in init[2] if init is not None else []:
-            b.store(Value(t, value), Value(PTR, element_address(init[0], dst.ref, path)))
+        if init is not None:
+            for t, text, path in init[2]:
+                b.store(Value(t, text), Value(PTR, element_address(init[0], dst.ref, path)))
+        for field, block in zip(heap, kept):
+            b.store(block, field)
+            b.call(self._helper(zero=True), [field], None)
+
+    def heap_pointers(self, g: str) -> list[tuple[int, ...]]:
+        """The places of the pointers in g that its initializer leaves null: a program sets
+        them at run time, to heap memory (or to nothing)."""
+        init = self.initializer(g)
+        static = {path for t, _, path in init[2] if t.is_ptr} if init is not None else set()
+        return [p for p in _pointer_places(self.types[g], self.structs) if p not in static]
+
+    def heap_shadows(self, b: Builder, g: str, space: str = "", lane: int = 0) -> None:
+        """Before a derivative: each such pointer of a global the program manages, when set
+        and its shadow not yet, gets a zeroed shadow block of the same size (a global given
+        aligned_alloc memory outside differentiated code, as flang's ALLOCATE does); it must
+        point to the start of a block from malloc, calloc, realloc or an aligned allocator."""
+        dst = shadow_name(g, space, lane)
+        for path in self.heap_pointers(g):
+            b.call(self._helper(zero=False),
+                   [Value(PTR, element_address(self.types[g], g, path)),
+                    Value(PTR, element_address(self.types[g], dst, path))], None)
+
+    def _helper(self, zero: bool) -> str:
+        """``gl.shadow.heap(primal place, shadow place)``: a zeroed block as large as the
+        primal's when the primal is set and the shadow not; ``gl.shadow.heap.zero(shadow
+        place)``: the shadow's block zeroed. Defined once per round (self.helpers)."""
+        name = global_ref("gl.shadow.heap.zero" if zero else "gl.shadow.heap")
+        if name not in self.helpers:
+            h = Builder(prefix="hp")
+            entry = h.block("entry")
+            if zero:
+                params = [Param(PTR, "%shadow")]
+                s = h.load(PTR, Value(PTR, "%shadow"))
+            else:
+                params = [Param(PTR, "%primal"), Param(PTR, "%shadow")]
+                p = h.load(PTR, Value(PTR, "%primal"))
+                s = h.load(PTR, Value(PTR, "%shadow"))
+            blocks = [entry]
+            go = h.icmp("ne", s, Value(PTR, "null")) if zero else h.binop(
+                "and", h.icmp("ne", p, Value(PTR, "null")), h.icmp("eq", s, Value(PTR, "null")))
+            h.cond_br(go, "work", "done")
+            blocks.append(h.block("work"))
+            if zero:
+                n = h.libcall("@malloc_usable_size", [s])
+                assert n is not None
+                h.libcall("@llvm.memset.p0.i64", [s, Value(I8, "0"), n, Value(I1, "false")])
+            else:
+                n = h.libcall("@malloc_usable_size", [p])
+                assert n is not None
+                block = h.libcall("@calloc", [Value(I64, "1"), n])
+                assert block is not None
+                h.store(block, Value(PTR, "%shadow"))
+            h.br("done")
+            blocks.append(h.block("done"))
+            h.ret(None)
+            self.helpers[name] = print_blocks(define_line(name, None, params, "nounwind"),
+                                              blocks) + "\n"
+            self.helper_declarations.update(h.declarations)
+        return name
+
+
+def _pointer_places(t: Type, structs: dict[str, Type], path: tuple[int, ...] = (),
+                    depth: int = 0) -> list[tuple[int, ...]]:
+    """Where pointers are in a value of type t (arrays of more than 64 elements not looked
+    into)."""
+    if t.kind == "named":
+        t = structs.get(t.name, t)
+    if t.kind == "ptr":
+        return [path]
+    if depth > 6:
+        return []
+    if t.kind == "struct":
+        return [p for k, f in enumerate(t.fields)
+                for p in _pointer_places(f, structs, (*path, k), depth + 1)]
+    if t.kind == "array" and t.elem is not None and t.count <= 64:
+        inner = _pointer_places(t.elem, structs, (), depth + 1)
+        return [(*path, k, *p) for k in range(t.count) for p in inner]
+    return []

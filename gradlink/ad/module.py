@@ -70,16 +70,21 @@ class ModuleInfo:
         return set(self.declared_shadows) | self.queried_shadows
 
     def close_shadows(self, shadowed: frozenset[str]) -> frozenset[str]:
-        """``shadowed`` and the writable globals their initializers point to, transitively (the
-        shadow of a pointer to a global points to that global's shadow)."""
+        """``shadowed`` with the writable globals their initializers point to and those whose
+        initializers point to them, transitively: the shadow of a pointer to a global points
+        to that global's shadow, and a pointer to a global with a shadow, loaded from another
+        global, must have one (``desc.base[i]`` reads the table's adjoint's place)."""
         out = set(shadowed)
-        todo = list(out)
-        while todo:
-            g = todo.pop()
-            for r in globals_.referenced_globals(self.initializers.get(g, (None, ""))[1]):
-                if r in self.global_types and r not in out:
-                    out.add(r)
-                    todo.append(r)
+        refs = {g: [r for r in globals_.referenced_globals(init) if r in self.global_types]
+                for g, (_, init) in self.initializers.items() if g in self.pointing_globals}
+        changed = True
+        while changed:
+            changed = False
+            for g, targets in refs.items():
+                linked = g in out or any(r in out for r in targets)
+                if linked and not {g, *targets} <= out:
+                    out |= {g, *targets}
+                    changed = True
         return frozenset(out)
 
     def function(self, name: str) -> Function:

@@ -133,7 +133,7 @@ INACTIVE_CALLS = {
     "strcmp", "strncmp", "strcpy", "strncpy", "memcmp", "bcmp", "strchr", "strstr", "__assert_fail", "atexit", "__cxa_atexit",
     "write", "read", "open", "close", "usleep", "sleep", "isatty", "setvbuf", "scanf", "sscanf",
     "__printf_chk", "__fprintf_chk", "__sprintf_chk", "__snprintf_chk", "__stack_chk_fail",
-    "_ZNSolsEd", "__errno_location",
+    "_ZNSolsEd", "__errno_location", "malloc_usable_size",
     # C++ streams and hashing: output and integer results carry no derivative
     "_ZNSo9_M_insertIdEERSoT_", "_ZNSo9_M_insertIeEERSoT_", "_ZNSo9_M_insertIlEERSoT_",
     "_ZNSo9_M_insertImEERSoT_", "_ZNSo9_M_insertIbEERSoT_", "_ZNSolsEi", "_ZNSo3putEc",

@@ -661,7 +661,7 @@ def map_constant(t: Type, text: str, leaf: Callable[[Type, str, tuple[int, ...]]
     if text[:1] in ("{", "[") or (text[:1] == "<" and t.kind in ("vector", "struct", "named")):
         packed = text.startswith("<{")
         c = _Cursor(text[1:-1].strip() if not packed else text[2:-2].strip())
-        parts = []
+        parts: list[str] = []
         while not c.done():
             et = c.type()
             parts.append(f"{et} {map_constant(et, c.value_ref(), leaf, (*path, len(parts)))}")

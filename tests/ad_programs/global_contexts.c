@@ -2,6 +2,7 @@
    __enzyme_context, __enzyme_zero_shadows): model parameters kept in globals, whose adjoints
    (reverse mode) and tangents (forward mode) the program reads and seeds through the queried
    shadow addresses, checked against central differences of the primal in those globals. */
+#include <stdlib.h>
 #include "ad.h"
 
 void *__enzyme_context(int width);
@@ -25,6 +26,29 @@ double energy(double x) {
     for (long i = 0; i < view.n; i++)
         e += view.base[i] * pow(x, (double)i + 1.0);
     return e;
+}
+
+/* weights given heap memory at run time, outside differentiated code (as flang's ALLOCATE) */
+double *weights;
+__attribute__((noinline)) void init_weights(int n) {
+    weights = (double *)aligned_alloc(64, 64 * sizeof(double));
+    for (int i = 0; i < n; i++) weights[i] = 0.5 + i;
+}
+
+double weighted(double x) {
+    double s = 0;
+    for (int i = 0; i < 8; i++) s += weights[i] * weights[i] * sin(x * (i + 1));
+    return s;
+}
+
+FD_HELPER double fd_weight(int i, double x) {
+    double h = fd_step(weights[i]), keep = weights[i];
+    weights[i] = keep + h;
+    double up = weighted(x);
+    weights[i] = keep - h;
+    double down = weighted(x);
+    weights[i] = keep;
+    return (up - down) / (2 * h);
 }
 
 /* d energy / d x, with the parameters' adjoints in a context of its own */
@@ -122,6 +146,22 @@ int main(void) {
     *ok = 1;
     double dxk = __enzyme_fwddiff((void *)denergy, enzyme_context, outer, x, 0.0);
     printf("fd dxk %.17g %.17g\n", dxk, fd_denergy_global(&stiffness, x));
+
+    /* a global pointing to heap memory: its shadow points to a zeroed block of the same size,
+       zeroed again (not replaced) by __enzyme_zero_shadows */
+    init_weights(8);
+    void *wctx = __enzyme_context(1);
+    double **dweights = (double **)__enzyme_shadow(wctx, &weights, 0);
+    double *first = 0;
+    for (int round = 0; round < 2; round++) {
+        __enzyme_zero_shadows(wctx);
+        double dw = __enzyme_autodiff((void *)weighted, enzyme_context, wctx, x);
+        if (round == 0) first = *dweights;
+        printf("fd heap_dx %.17g %.17g\n", dw, fd1(weighted, x));
+        printf("fd heap_dw3 %.17g %.17g\n", (*dweights)[3], fd_weight(3, x));
+        printf("exact heap_same_block %.17g %.17g\n", (double)(*dweights == first), 1.0);
+    }
+    free(weights);
     printf("done\n");
     return 0;
 }
