@@ -96,8 +96,8 @@ class Differentiator:
             if "__enzyme_" in text:
                 module.replace(self._rewrite_caller(name))
         d = self.derivs
-        shadow_globals = self.calls.layout.definitions(self._spaces())
         layout = self.calls.layout
+        shadow_globals = layout.definitions(self._spaces())
         zeroing, used = contexts.zero_functions(self.info.text, layout, self.contexts.zeroed,
                                                 self.info.managed_shadows())
         for name, text in zeroing.items():
